@@ -1,0 +1,37 @@
+package org.apache.hadoop.hbase.rlsm.format;
+
+/**
+ * What a file is in the two-level RLSM tree. The code is stored in the trailer; codes are never
+ * reused, so an old reader refuses a role it does not know instead of misreading it.
+ */
+public enum FileRole {
+  /** Level-0: one memstore flush, rows in hash order, with a key-level Bloom filter. */
+  FLUSH(0, 0),
+  /** Level-1: one immutable segment of a partition, written by a range-append. */
+  SEGMENT(1, 1);
+
+  private final int code;
+  private final int level;
+
+  FileRole(int code, int level) {
+    this.code = code;
+    this.level = level;
+  }
+
+  public int code() {
+    return code;
+  }
+
+  public int level() {
+    return level;
+  }
+
+  public static FileRole fromCode(int code) {
+    for (FileRole r : values()) {
+      if (r.code == code) {
+        return r;
+      }
+    }
+    return null;
+  }
+}

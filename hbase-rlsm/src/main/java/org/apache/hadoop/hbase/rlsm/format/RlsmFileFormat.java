@@ -1,0 +1,25 @@
+package org.apache.hadoop.hbase.rlsm.format;
+
+import java.io.IOException;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Recognising RLSM files among a store's files (RLSM files and HFiles may share a store). */
+public final class RlsmFileFormat {
+  private RlsmFileFormat() {
+  }
+
+  /** True when the file ends with the RLSM trailer magic. Reads 8 bytes. */
+  public static boolean isRlsmFile(FileSystem fs, Path path) throws IOException {
+    long len = fs.getFileStatus(path).getLen();
+    if (len < Trailer.ENCODED_LENGTH) {
+      return false;
+    }
+    byte[] tail = new byte[Trailer.MAGIC.length];
+    try (FSDataInputStream in = fs.open(path)) {
+      in.readFully(len - tail.length, tail, 0, tail.length);
+    }
+    return Trailer.endsWithMagic(tail, 0, tail.length);
+  }
+}
