@@ -1,0 +1,192 @@
+# shellcheck shell=bash
+# Common environment of the bin/ launchers; sourced, never run. It fixes the repository root, the
+# data directory and ports (from RLSM_* environment variables, see docs/operations.md), the JVM
+# flags HBase needs on JDK 17, and the runtime classpath taken from Maven, so every launcher
+# starts HBase and the tools the same way.
+
+if [ -z "${BASH_VERSION:-}" ]; then
+  echo "rlsm-env.sh must be sourced by bash" >&2
+  return 1 2>/dev/null || exit 1
+fi
+
+RLSM_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+RLSM_MODULE="$RLSM_REPO/hbase-rlsm"
+
+rlsm_die() {
+  echo "$(basename "$0"): error: $*" >&2
+  exit 1
+}
+
+rlsm_info() {
+  echo "$(basename "$0"): $*"
+}
+
+# The same list as the jdk17.flags property of the parent pom (integration notes 6.1). Without
+# the --add-opens HBase fails on JDK 17 inside HFileSystem/ReflectionUtils; the rest silences
+# reflective-access fallbacks. TestStandaloneLaunchers checks that the two lists agree.
+RLSM_JDK17_FLAGS=(
+  --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
+  --add-opens=java.base/java.nio=ALL-UNNAMED
+  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED
+  --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-opens=java.base/java.util=ALL-UNNAMED
+  --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+  -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+)
+
+# ----- settings from the environment -----
+
+rlsm_check_port() {
+  local name="$1" value="$2"
+  [[ "$value" =~ ^[0-9]+$ ]] && [ "$value" -ge 1 ] && [ "$value" -le 65535 ] \
+    || rlsm_die "$name must be a TCP port number (1-65535), got '$value'"
+}
+
+rlsm_check_uint() {
+  local name="$1" value="$2"
+  [[ "$value" =~ ^[0-9]+$ ]] || rlsm_die "$name must be a whole number, got '$value'"
+}
+
+RLSM_HOME_DATA="${RLSM_HOME_DATA:-$RLSM_REPO/run}"
+# Absolute, because it becomes a file:// URI in hbase-site.xml and the JVM's working directory
+# is not the caller's.
+case "$RLSM_HOME_DATA" in
+  /*) ;;
+  *) RLSM_HOME_DATA="$PWD/$RLSM_HOME_DATA" ;;
+esac
+RLSM_HOME_DATA="${RLSM_HOME_DATA%/}"
+RLSM_ZK_PORT="${RLSM_ZK_PORT:-2181}"
+RLSM_MASTER_PORT="${RLSM_MASTER_PORT:-16000}"
+RLSM_RS_PORT="${RLSM_RS_PORT:-16020}"
+RLSM_HEAP="${RLSM_HEAP:-1g}"
+RLSM_TOOL_HEAP="${RLSM_TOOL_HEAP:-1g}"
+RLSM_START_TIMEOUT="${RLSM_START_TIMEOUT:-180}"
+RLSM_STOP_TIMEOUT="${RLSM_STOP_TIMEOUT:-60}"
+RLSM_JAVA_OPTS="${RLSM_JAVA_OPTS:-}"
+rlsm_check_port RLSM_ZK_PORT "$RLSM_ZK_PORT"
+rlsm_check_port RLSM_MASTER_PORT "$RLSM_MASTER_PORT"
+rlsm_check_port RLSM_RS_PORT "$RLSM_RS_PORT"
+rlsm_check_uint RLSM_START_TIMEOUT "$RLSM_START_TIMEOUT"
+rlsm_check_uint RLSM_STOP_TIMEOUT "$RLSM_STOP_TIMEOUT"
+if [ "$RLSM_ZK_PORT" = "$RLSM_MASTER_PORT" ] || [ "$RLSM_ZK_PORT" = "$RLSM_RS_PORT" ] \
+  || [ "$RLSM_MASTER_PORT" = "$RLSM_RS_PORT" ]; then
+  rlsm_die "RLSM_ZK_PORT, RLSM_MASTER_PORT and RLSM_RS_PORT must differ" \
+    "($RLSM_ZK_PORT, $RLSM_MASTER_PORT, $RLSM_RS_PORT)"
+fi
+
+RLSM_LOG_DIR="$RLSM_HOME_DATA/logs"
+RLSM_PID_FILE="$RLSM_HOME_DATA/hbase-master.pid"
+RLSM_SERVER_LOG="$RLSM_LOG_DIR/hbase-master.log"
+RLSM_SERVER_OUT="$RLSM_LOG_DIR/hbase-master.out"
+
+if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+  RLSM_JAVA="$JAVA_HOME/bin/java"
+elif command -v java >/dev/null 2>&1; then
+  RLSM_JAVA="$(command -v java)"
+else
+  rlsm_die "no java found: install JDK 17 (bin/install-deps) or set JAVA_HOME"
+fi
+RLSM_JAVA_MAJOR="$("$RLSM_JAVA" -XshowSettings:properties -version 2>&1 \
+  | sed -n 's/^ *java\.specification\.version = //p')"
+[[ "${RLSM_JAVA_MAJOR:-0}" =~ ^[0-9]+$ ]] && [ "$RLSM_JAVA_MAJOR" -ge 17 ] \
+  || rlsm_die "$RLSM_JAVA is Java '${RLSM_JAVA_MAJOR:-unknown}'; JDK 17 or newer is required"
+
+# System properties that hbase-site.xml and log4j.properties expand (${rlsm.*}).
+RLSM_SYSPROPS=(
+  "-Drlsm.data.dir=$RLSM_HOME_DATA"
+  "-Drlsm.zk.port=$RLSM_ZK_PORT"
+  "-Drlsm.master.port=$RLSM_MASTER_PORT"
+  "-Drlsm.regionserver.port=$RLSM_RS_PORT"
+)
+
+# ----- classpath -----
+
+# Builds CP = conf : module classes : runtime dependencies. The dependency list comes from Maven
+# once and is cached in hbase-rlsm/target/; it is rebuilt when a pom is newer than the cache or
+# a listed jar has gone (e.g. a cleaned local repository).
+rlsm_classpath() {
+  local classes="$RLSM_MODULE/target/classes"
+  local cpfile="$RLSM_MODULE/target/cp-runtime.txt"
+  [ -f "$classes/org/apache/hadoop/hbase/rlsm/tool/ServerStatus.class" ] \
+    || rlsm_die "hbase-rlsm is not built ($classes has no tools): run" \
+      "'mvn -B -ntp -q install -DskipTests' in $RLSM_REPO, or bin/quickstart"
+  local stale=0
+  if [ ! -s "$cpfile" ] || [ "$RLSM_REPO/pom.xml" -nt "$cpfile" ] \
+    || [ "$RLSM_MODULE/pom.xml" -nt "$cpfile" ]; then
+    stale=1
+  else
+    local jar
+    local IFS=':'
+    for jar in $(cat "$cpfile"); do
+      [ -e "$jar" ] || { stale=1; break; }
+    done
+  fi
+  if [ "$stale" -eq 1 ]; then
+    command -v mvn >/dev/null 2>&1 || rlsm_die "mvn not found: run bin/install-deps"
+    echo "$(basename "$0"): resolving the runtime classpath with Maven (once)" >&2
+    local tmp="$cpfile.tmp.$$"
+    mkdir -p "$(dirname "$cpfile")"
+    if ! (cd "$RLSM_MODULE" && mvn -q -B -ntp dependency:build-classpath \
+      -DincludeScope=runtime "-Dmdep.outputFile=$tmp" >&2); then
+      rm -f "$tmp"
+      rlsm_die "mvn dependency:build-classpath failed in $RLSM_MODULE (see the output above)"
+    fi
+    # A rename is atomic, so launchers running at the same time never read half a file.
+    mv -f "$tmp" "$cpfile"
+  fi
+  CP="$RLSM_REPO/conf:$classes:$(cat "$cpfile")"
+}
+
+# The java command line of a client tool (small heap, logs to tools.log) in RLSM_TOOL_CMD, so
+# callers can put timeout(1) in front of it. Needs rlsm_classpath first.
+rlsm_tool_cmd() {
+  # RLSM_JAVA_OPTS is split on blanks on purpose: it is a list of JVM options.
+  local -a extra
+  read -r -a extra <<< "$RLSM_JAVA_OPTS"
+  RLSM_TOOL_CMD=("$RLSM_JAVA" "-Xmx$RLSM_TOOL_HEAP" "${RLSM_JDK17_FLAGS[@]}" "${RLSM_SYSPROPS[@]}"
+    -Drlsm.log.file=tools.log "${extra[@]}" -cp "$CP")
+}
+
+# Runs a Java main class of ours (or HBase's) as a client tool.
+rlsm_java_tool() {
+  rlsm_tool_cmd
+  "${RLSM_TOOL_CMD[@]}" "$@"
+}
+
+# ----- processes and ports -----
+
+# Prints the pid of the standalone server of this data directory if it is running. A pid file
+# whose process is gone, or now belongs to another program, is stale and removed.
+rlsm_server_pid() {
+  [ -f "$RLSM_PID_FILE" ] || return 0
+  local pid
+  pid="$(tr -dc '0-9' < "$RLSM_PID_FILE")"
+  if rlsm_is_alive "$pid" && [ -r "/proc/$pid/cmdline" ] \
+    && tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q 'org.apache.hadoop.hbase.master.HMaster'; then
+    echo "$pid"
+  else
+    echo "$(basename "$0"): removing stale pid file $RLSM_PID_FILE" >&2
+    rm -f "$RLSM_PID_FILE"
+  fi
+}
+
+# True if some process listens on TCP port $1 (any address, IPv4 or IPv6). Reads /proc directly
+# so it needs neither ss nor netstat; state 0A is LISTEN.
+rlsm_port_in_use() {
+  local hex
+  hex="$(printf '%04X' "$1")"
+  cat /proc/net/tcp /proc/net/tcp6 2>/dev/null \
+    | awk -v p="$hex" 'NR > 1 && $4 == "0A" { split($2, a, ":"); if (a[2] == p) f = 1 }
+        END { exit f ? 0 : 1 }'
+}
+
+# True while process $1 exists. A zombie counts as gone: it has exited, and if its parent (or a
+# container's init) never reaps it, kill -0 would otherwise report it alive forever.
+rlsm_is_alive() {
+  [ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 1
+  local state
+  state="$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null || true)"
+  [ "$state" != "Z" ] && [ "$state" != "X" ]
+}
