@@ -63,8 +63,9 @@ public final class RlsmFileReader implements Closeable {
         "index has " + index.size() + " rows, trailer says " + trailer.rowCount());
     }
     this.family = required(FileMeta.FAMILY);
-    this.firstRow = required(FileMeta.FIRST_ROW);
-    this.lastRow = required(FileMeta.LAST_ROW);
+    boolean empty = trailer.rowCount() == 0;
+    this.firstRow = empty ? null : required(FileMeta.FIRST_ROW);
+    this.lastRow = empty ? null : required(FileMeta.LAST_ROW);
   }
 
   private ByteReader check(byte[] m, Section s, String what) throws RlsmCorruptionException {
@@ -189,10 +190,12 @@ public final class RlsmFileReader implements Closeable {
     return family;
   }
 
+  /** Smallest row in the file; null for an empty file. */
   public byte[] firstRow() {
     return firstRow;
   }
 
+  /** Largest row in the file; null for an empty file. */
   public byte[] lastRow() {
     return lastRow;
   }

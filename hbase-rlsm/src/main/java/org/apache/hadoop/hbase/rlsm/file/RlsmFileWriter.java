@@ -134,7 +134,10 @@ public final class RlsmFileWriter implements Closeable {
     return dataBytes;
   }
 
-  /** Writes the file durably; returns its length. An empty writer writes nothing and returns 0. */
+  /**
+   * Writes the file durably and returns its length. A writer that got no cells still writes a
+   * valid empty file: HBase clears a memstore snapshot only when its flush committed a file.
+   */
   public long finish(long maxSequenceId) throws IOException {
     if (finished) {
       throw new IllegalStateException("finish twice on " + path);
@@ -143,16 +146,12 @@ public final class RlsmFileWriter implements Closeable {
     if (!rowCells.isEmpty()) {
       endRow();
     }
-    if (rows.isEmpty()) {
-      length = 0;
-      return 0;
-    }
     rows.sort((a, b) -> {
       int c = Integer.compareUnsigned(a.hash, b.hash);
       return c != 0 ? c : Bytes.compareTo(a.row, b.row);
     });
     HashIndex.Builder index = new HashIndex.Builder(rows.size());
-    BloomFilter bloom = bloomFpp > 0 ? BloomFilter.create(rows.size(), bloomFpp) : null;
+    BloomFilter bloom = bloomFpp > 0 && !rows.isEmpty() ? BloomFilter.create(rows.size(), bloomFpp) : null;
     CRC32C dataCrc = new CRC32C();
     boolean ok = false;
     FSDataOutputStream out = fs.create(path, false);
@@ -173,8 +172,10 @@ public final class RlsmFileWriter implements Closeable {
       }
       Section bloomSec = writeSection(out, indexSec.end(), bw.toByteArray());
       meta.put(FileMeta.FAMILY, family);
-      meta.put(FileMeta.FIRST_ROW, firstRow);
-      meta.put(FileMeta.LAST_ROW, lastRow);
+      if (firstRow != null) {
+        meta.put(FileMeta.FIRST_ROW, firstRow);
+        meta.put(FileMeta.LAST_ROW, lastRow);
+      }
       meta.put(FileMeta.DELETE_FAMILY_COUNT, FileMeta.longBytes(deleteFamilyCount));
       meta.putIfAbsent(FileMeta.CREATED_MS, FileMeta.longBytes(System.currentTimeMillis()));
       Section metaSec = writeSection(out, bloomSec.end(), new FileMeta(meta).encode());

@@ -1,0 +1,186 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import java.io.IOException;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.TimeRange;
+import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.rlsm.format.FileMeta;
+import org.apache.hadoop.hbase.rlsm.format.Trailer;
+import org.apache.yetus.audience.InterfaceAudience;
+
+/**
+ * Presents an {@link RlsmFileReader} as HBase's {@link StoreFileReader}. HBase's reader wraps an
+ * HFile reader; this facade has none ({@code getHFileReader()} is null, which HBase's callers
+ * check for), and overrides every method that would reach it. Reference counting goes to the
+ * {@link StoreFileInfo}, as for HFiles, so compacted files are archived only after their last
+ * scanner closed.
+ */
+@InterfaceAudience.Private
+public class RlsmStoreFileReader extends StoreFileReader {
+  private final StoreFileInfo info;
+  private final RlsmFileReader file;
+  private final CellComparator comparator;
+  private final boolean primaryReplica;
+
+  RlsmStoreFileReader(StoreFileInfo info, RlsmFileReader file, CellComparator comparator,
+    boolean primaryReplica) {
+    super();
+    this.info = info;
+    this.primaryReplica = primaryReplica;
+    this.file = file;
+    this.comparator = comparator;
+    this.conf = info.getConf();
+    this.bloomFilterType = BloomType.NONE; // the RLSM row filter is consulted by our scanner
+    Trailer t = file.trailer();
+    this.sequenceID = t.maxSequenceId();
+    this.timeRange = t.rowCount() == 0 || t.minTimestamp() < 0
+      ? null
+      : new TimeRange(t.minTimestamp(), t.maxTimestamp());
+  }
+
+  public RlsmFileReader getRlsmFile() {
+    return file;
+  }
+
+  @Override
+  public StoreFileScanner getStoreFileScanner(boolean cacheBlocks, boolean pread,
+    boolean isCompaction, long readPt, long scannerOrder, boolean canOptimizeForNonNullColumn) {
+    return new RlsmStoreFileScanner(this, !isCompaction, readPt, scannerOrder);
+  }
+
+  @Override
+  int getRefCount() {
+    return info.getRefCount();
+  }
+
+  @Override
+  void incrementRefCount() {
+    info.increaseRefCount();
+  }
+
+  @Override
+  void readCompleted() {
+    info.decreaseRefCount();
+  }
+
+  @Override
+  public boolean isPrimaryReplicaReader() {
+    return primaryReplica;
+  }
+
+  @Override
+  public CellComparator getComparator() {
+    return comparator;
+  }
+
+  @Override
+  public void close(boolean evictOnClose) throws IOException {
+    file.close();
+  }
+
+  @Override
+  public Map<byte[], byte[]> loadFileInfo() {
+    return Collections.emptyMap();
+  }
+
+  @Override
+  public Optional<Cell> getFirstKey() {
+    byte[] r = file.firstRow();
+    return r == null ? Optional.empty() : Optional.of(PrivateCellUtil.createFirstOnRow(r));
+  }
+
+  @Override
+  public Optional<Cell> getLastKey() {
+    byte[] r = file.lastRow();
+    return r == null ? Optional.empty() : Optional.of(PrivateCellUtil.createLastOnRow(r));
+  }
+
+  @Override
+  public Optional<byte[]> getLastRowKey() {
+    return Optional.ofNullable(file.lastRow());
+  }
+
+  /** Hash-ordered files have no cheap middle key; RLSM regions do not split yet. */
+  @Override
+  public Optional<Cell> midKey() {
+    return Optional.empty();
+  }
+
+  @Override
+  public long length() {
+    return file.length();
+  }
+
+  @Override
+  public long getTotalUncompressedBytes() {
+    return file.length();
+  }
+
+  @Override
+  public long getEntries() {
+    return file.trailer().cellCount();
+  }
+
+  @Override
+  public long getFilterEntries() {
+    return file.trailer().rowCount();
+  }
+
+  @Override
+  public long getDeleteFamilyCnt() {
+    return file.meta().getLong(FileMeta.DELETE_FAMILY_COUNT, 0);
+  }
+
+  @Override
+  public long indexSize() {
+    return file.trailer().index().length();
+  }
+
+  @Override
+  long getUncompressedDataIndexSize() {
+    return file.trailer().index().length();
+  }
+
+  @Override
+  public long getTotalBloomSize() {
+    return file.bloom() == null ? 0 : file.bloom().byteSize();
+  }
+
+  @Override
+  public int getHFileVersion() {
+    return 0;
+  }
+
+  @Override
+  public int getHFileMinorVersion() {
+    return 0;
+  }
+
+  @Override
+  boolean passesBloomFilter(Scan scan, SortedSet<byte[]> columns) {
+    byte[] row = scan.getStartRow();
+    return !scan.isGetScan() || file.mightContain(row, 0, row.length);
+  }
+
+  @Override
+  public boolean passesDeleteFamilyBloomFilter(byte[] row, int rowOffset, int rowLen) {
+    return getDeleteFamilyCnt() > 0 && file.mightContain(row, rowOffset, rowLen);
+  }
+
+  @Override
+  public boolean passesGeneralRowColBloomFilter(Cell cell) {
+    return file.mightContain(cell.getRowArray(), cell.getRowOffset(), cell.getRowLength());
+  }
+
+  @Override
+  public String toString() {
+    return "RlsmStoreFileReader[" + file.getPath() + " " + file.trailer() + "]";
+  }
+}

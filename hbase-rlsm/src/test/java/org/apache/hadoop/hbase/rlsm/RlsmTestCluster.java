@@ -1,0 +1,53 @@
+package org.apache.hadoop.hbase.rlsm;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
+
+/** Shared mini-cluster settings and helpers for the engine's integration tests. */
+public final class RlsmTestCluster {
+  private RlsmTestCluster() {
+  }
+
+  /** A testing utility with settings that let small tests flush often and run fast. */
+  public static HBaseTestingUtility create() {
+    HBaseTestingUtility util = new HBaseTestingUtility();
+    Configuration conf = util.getConfiguration();
+    conf.setBoolean("hbase.table.sanity.checks", false);
+    conf.setInt("hbase.regionserver.handler.count", 10);
+    conf.setInt("hbase.client.retries.number", 10);
+    conf.setLong("hbase.client.pause", 50);
+    return util;
+  }
+
+  /** The store files of every region of {@code table} in {@code family}. */
+  public static List<Path> storeFiles(HBaseTestingUtility util, TableName table, String family)
+    throws IOException {
+    List<Path> out = new ArrayList<>();
+    FileSystem fs = util.getTestFileSystem();
+    for (HRegion r : util.getHBaseCluster().getRegions(table)) {
+      Path dir = r.getRegionFileSystem().getStoreDir(family);
+      if (!fs.exists(dir)) {
+        continue;
+      }
+      for (FileStatus st : fs.listStatus(dir)) {
+        if (st.isFile()) {
+          out.add(st.getPath());
+        }
+      }
+    }
+    return out;
+  }
+
+  public static boolean isRlsm(HBaseTestingUtility util, Path p) throws IOException {
+    return RlsmFileFormat.isRlsmFile(util.getTestFileSystem(), p);
+  }
+}
