@@ -1,0 +1,191 @@
+/*
+ * ulfs.h -- the one public header of ulfs, a user-level file system over a raw device or a
+ * device image, with its own 4 KB page cache and a metadata journal.
+ *
+ * Conventions (leveldb c.h style):
+ *  - every type is opaque; the caller only holds pointers;
+ *  - every function returning int returns 0 (or a non-negative count/descriptor) on success and a
+ *    negative errno value on failure (-ENOENT, -EIO, ...); nothing here sets errno;
+ *  - every function is thread-safe unless its comment says otherwise;
+ *  - paths are absolute, '/'-separated, at most ULFS_PATH_MAX bytes, components at most
+ *    ULFS_NAME_MAX bytes.
+ * Nothing in this header depends on JNI; the Java bridge lives in native/jni/.
+ */
+#ifndef ULFS_H
+#define ULFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ULFS_BLOCK_SIZE 4096u
+#define ULFS_NAME_MAX 255
+#define ULFS_PATH_MAX 4096
+
+/* ---- devices ---------------------------------------------------------------------------- */
+
+typedef struct ulfs_dev ulfs_dev;
+
+typedef enum ulfs_backend {
+  ULFS_BACKEND_MEMORY = 0, /* anonymous memory; for tests (supports crash simulation) */
+  ULFS_BACKEND_POSIX = 1,  /* pread/pwrite, O_DIRECT when the file system allows it */
+  ULFS_BACKEND_IO_URING = 2 /* liburing, one ring per thread; falls back to POSIX */
+} ulfs_backend;
+
+/* Flags for ulfs_dev_open. */
+#define ULFS_DEV_SQPOLL 0x1    /* io_uring: ask for a kernel submission-polling thread */
+#define ULFS_DEV_NO_DIRECT 0x2 /* POSIX/io_uring: never try O_DIRECT */
+
+/* Opens a device or image file. The image must already exist (see ulfs_image_create). The
+ * backend actually used may differ from the one asked for (fallback is logged); see
+ * ulfs_dev_backend. */
+int ulfs_dev_open(const char *path, ulfs_backend backend, int flags, ulfs_dev **out);
+/* Creates an in-memory device of the given size (multiple of ULFS_BLOCK_SIZE). */
+int ulfs_dev_open_memory(uint64_t bytes, ulfs_dev **out);
+/* Closes a device. Must not be called while a file system is mounted on it. */
+void ulfs_dev_close(ulfs_dev *dev);
+ulfs_backend ulfs_dev_backend(const ulfs_dev *dev);
+uint64_t ulfs_dev_size(const ulfs_dev *dev);
+/* Whether the device bypasses the kernel page cache (O_DIRECT accepted). */
+int ulfs_dev_is_direct(const ulfs_dev *dev);
+
+/* Crash simulation, memory devices only: after `writes` more write requests have been applied,
+ * every later write and flush is silently dropped, as if power was lost at that instant. A
+ * negative value ends the freeze. Returns -EINVAL on other backends. */
+int ulfs_dev_mem_freeze_after(ulfs_dev *dev, int64_t writes);
+/* Fault injection, memory devices only: every write request fails with `err` (a negative errno)
+ * while err != 0. */
+int ulfs_dev_mem_fail_writes(ulfs_dev *dev, int err);
+/* Number of write requests the device has accepted (applied or dropped) since it was opened. */
+uint64_t ulfs_dev_write_count(const ulfs_dev *dev);
+
+/* Creates (or grows) an image file of `bytes` bytes; sparse where the file system allows. */
+int ulfs_image_create(const char *path, uint64_t bytes);
+
+/* ---- formatting, mounting ------------------------------------------------------------- */
+
+typedef struct ulfs ulfs;
+
+typedef struct ulfs_mkfs_opts {
+  uint64_t inode_count;    /* 0: one inode per 16 blocks, at least 1024 */
+  uint64_t journal_blocks; /* 0: 1/64 of the device, clamped to [256, 32768] */
+} ulfs_mkfs_opts;
+
+/* Writes an empty file system onto the whole device. opts may be NULL. */
+int ulfs_mkfs(ulfs_dev *dev, const ulfs_mkfs_opts *opts);
+
+typedef struct ulfs_mount_opts {
+  uint64_t cache_bytes;     /* page cache size; 0 means 64 MiB; at least 64 pages are used */
+  uint32_t flush_interval_ms; /* flusher period; 0 means 1000; dirty data older than this is
+                                 written back and its metadata committed */
+  const char *cache_policy; /* "lru" (NULL means lru) */
+} ulfs_mount_opts;
+
+/* Mounts the file system on dev, replaying the journal. opts may be NULL. The device stays owned
+ * by the caller and must outlive the mount. */
+int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out);
+/* Writes back everything, marks the file system clean and releases it. Open descriptors are
+ * closed. Returns the first write-back error, if any (the mount is released regardless). */
+int ulfs_unmount(ulfs *fs);
+
+/* ---- file API (POSIX-style) -------------------------------------------------------------- */
+
+/* Open flags: O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_DIRECTORY from
+ * <fcntl.h>. Returns a descriptor >= 0. */
+int ulfs_open(ulfs *fs, const char *path, int flags, mode_t mode);
+int ulfs_close(ulfs *fs, int fd);
+ssize_t ulfs_read(ulfs *fs, int fd, void *buf, size_t len);
+ssize_t ulfs_write(ulfs *fs, int fd, const void *buf, size_t len);
+ssize_t ulfs_pread(ulfs *fs, int fd, void *buf, size_t len, uint64_t off);
+ssize_t ulfs_pwrite(ulfs *fs, int fd, const void *buf, size_t len, uint64_t off);
+/* whence: SEEK_SET, SEEK_CUR, SEEK_END. Returns the new offset. */
+int64_t ulfs_lseek(ulfs *fs, int fd, int64_t off, int whence);
+/* mode: 0 or FALLOC_FL_KEEP_SIZE. Allocated ranges read as zeros. */
+int ulfs_fallocate(ulfs *fs, int fd, int mode, uint64_t off, uint64_t len);
+int ulfs_ftruncate(ulfs *fs, int fd, uint64_t size);
+int ulfs_truncate(ulfs *fs, const char *path, uint64_t size);
+/* Writes back the file's dirty pages, commits its metadata and flushes the device before
+ * returning. Returns any write-back error recorded for the file since the last fsync. */
+int ulfs_fsync(ulfs *fs, int fd);
+int ulfs_fdatasync(ulfs *fs, int fd);
+/* advice: POSIX_FADV_NORMAL, _SEQUENTIAL, _RANDOM, _WILLNEED, _DONTNEED, _NOREUSE. */
+int ulfs_fadvise(ulfs *fs, int fd, uint64_t off, uint64_t len, int advice);
+
+typedef struct ulfs_stat {
+  uint64_t ino;
+  uint32_t mode; /* S_IFREG or S_IFDIR | permission bits */
+  uint32_t nlink;
+  uint64_t size;
+  uint64_t blocks; /* allocated 4 KB blocks */
+  int64_t mtime_ns;
+  int64_t ctime_ns;
+} ulfs_stat;
+
+int ulfs_stat_path(ulfs *fs, const char *path, ulfs_stat *st);
+int ulfs_fstat(ulfs *fs, int fd, ulfs_stat *st);
+/* mode: F_OK or any of R_OK/W_OK/X_OK (checked against the permission bits of the owner). */
+int ulfs_access(ulfs *fs, const char *path, int mode);
+/* Atomically replaces `to` (a file, or an empty directory when `from` is one). */
+int ulfs_rename(ulfs *fs, const char *from, const char *to);
+int ulfs_unlink(ulfs *fs, const char *path);
+int ulfs_mkdir(ulfs *fs, const char *path, mode_t mode);
+int ulfs_rmdir(ulfs *fs, const char *path);
+
+typedef struct ulfs_statfs {
+  uint64_t block_size;
+  uint64_t blocks;      /* data blocks */
+  uint64_t blocks_free;
+  uint64_t inodes;
+  uint64_t inodes_free;
+} ulfs_statfs;
+int ulfs_statfs_get(ulfs *fs, ulfs_statfs *st);
+
+/* Directory listing: getdents-style. Fills `buf` with packed ulfs_dirent records starting at
+ * entry index *cookie and advances *cookie. Returns the number of bytes used, 0 at the end. */
+typedef struct ulfs_dirent {
+  uint64_t ino;
+  uint16_t reclen; /* bytes from this record to the next */
+  uint8_t type;    /* DT_REG or DT_DIR */
+  char name[];     /* NUL-terminated */
+} ulfs_dirent;
+int ulfs_getdents(ulfs *fs, const char *path, uint64_t *cookie, void *buf, size_t len);
+
+/* ---- counters, tools -------------------------------------------------------------------- */
+
+typedef struct ulfs_counters {
+  uint64_t dev_reads, dev_writes, dev_flushes, dev_read_bytes, dev_write_bytes;
+  uint64_t cache_hits, cache_misses, cache_evictions, cache_writebacks, cache_wb_errors;
+  uint64_t cache_pages, cache_dirty_pages;
+  uint64_t journal_commits, journal_blocks, journal_replayed_txns, journal_wraps;
+} ulfs_counters;
+void ulfs_get_counters(ulfs *fs, ulfs_counters *c);
+
+/* fsck report. */
+typedef struct ulfs_fsck_report {
+  uint64_t inodes_used, dirs, files, blocks_used;
+  uint64_t replayed_txns;
+  uint64_t errors;       /* inconsistencies found; 0 means clean */
+  char first_error[256]; /* description of the first inconsistency */
+} ulfs_fsck_report;
+/* Checks an unmounted device: replays the journal when `replay` is set (otherwise a pending
+ * journal is reported), then verifies superblock, bitmaps, inodes, extents and the directory
+ * tree. Returns 0 when it ran (see report->errors), a negative errno when it could not. */
+int ulfs_fsck(ulfs_dev *dev, int replay, ulfs_fsck_report *report);
+
+/* Logging: by default warnings go to stderr. */
+typedef void (*ulfs_log_fn)(int level, const char *msg);
+#define ULFS_LOG_ERROR 0
+#define ULFS_LOG_WARN 1
+#define ULFS_LOG_INFO 2
+void ulfs_set_logger(ulfs_log_fn fn, int max_level);
+
+const char *ulfs_backend_name(ulfs_backend b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ULFS_H */

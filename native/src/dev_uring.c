@@ -1,0 +1,224 @@
+/* dev_uring.c -- io_uring backend through liburing.
+ *
+ * One ring per (device, thread): a thread's ring is created on its first I/O and kept in a
+ * per-device list, so threads never share a submission queue and need no lock to submit (the
+ * seed's per-thread queue design). The page-cache arena is registered as fixed buffer 0 with
+ * every ring, so page I/O uses READ_FIXED/WRITE_FIXED; other buffers use plain READ/WRITE.
+ * SQPOLL is requested when configured; when the kernel refuses it the ring is created without.
+ * When no ring can be created at open, the device falls back to the POSIX backend with a
+ * warning. */
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define RING_DEPTH 64
+#define MAX_CHUNK (1u << 20) /* bytes per SQE */
+
+typedef struct uring_tls {
+  struct io_uring ring;
+  bool fixed; /* the arena is registered with this ring */
+  bool tried; /* registration was attempted after the arena was known */
+  struct uring_tls *next;
+} uring_tls;
+
+typedef struct uring_dev {
+  ulfs_dev dev;
+  int fd;
+  int flags;
+  pthread_key_t key;
+  pthread_mutex_t mu; /* guards rings list and arena fields */
+  uring_tls *rings;
+  void *arena;
+  size_t arena_len;
+} uring_dev;
+
+static int ring_setup(uring_dev *u, struct io_uring *ring) {
+  int rc;
+  if (u->flags & ULFS_DEV_SQPOLL) {
+    struct io_uring_params p;
+    memset(&p, 0, sizeof p);
+    p.flags = IORING_SETUP_SQPOLL;
+    p.sq_thread_idle = 50;
+    rc = io_uring_queue_init_params(RING_DEPTH, ring, &p);
+    if (rc == 0) return 0;
+    ulfs_log(ULFS_LOG_WARN, "io_uring SQPOLL refused (%s); using an interrupt-driven ring",
+             strerror(-rc));
+  }
+  return io_uring_queue_init(RING_DEPTH, ring, 0);
+}
+
+static uring_tls *ring_get(uring_dev *u, int *err) {
+  uring_tls *t = pthread_getspecific(u->key);
+  if (t) {
+    /* A ring created before the cache registered its arena registers it on next use, from its
+     * own thread, so no other thread ever touches this ring. */
+    if (!t->tried) {
+      pthread_mutex_lock(&u->mu);
+      if (u->arena) {
+        struct iovec iov = {.iov_base = u->arena, .iov_len = u->arena_len};
+        t->fixed = io_uring_register_buffers(&t->ring, &iov, 1) == 0;
+        t->tried = true;
+      }
+      pthread_mutex_unlock(&u->mu);
+    }
+    return t;
+  }
+  t = calloc(1, sizeof *t);
+  if (!t) {
+    *err = -ENOMEM;
+    return NULL;
+  }
+  int rc = ring_setup(u, &t->ring);
+  if (rc) {
+    free(t);
+    *err = rc;
+    return NULL;
+  }
+  pthread_mutex_lock(&u->mu);
+  if (u->arena) {
+    struct iovec iov = {.iov_base = u->arena, .iov_len = u->arena_len};
+    t->fixed = io_uring_register_buffers(&t->ring, &iov, 1) == 0;
+    t->tried = true;
+  }
+  t->next = u->rings;
+  u->rings = t;
+  pthread_mutex_unlock(&u->mu);
+  pthread_setspecific(u->key, t);
+  return t;
+}
+
+/* Submits one request of at most MAX_CHUNK bytes and waits for it; returns bytes or -errno. */
+static int ring_rw(uring_dev *u, uring_tls *t, bool wr, void *buf, uint64_t off, size_t len) {
+  struct io_uring_sqe *sqe = io_uring_get_sqe(&t->ring);
+  if (!sqe) return -EBUSY;
+  bool fixed = t->fixed && (uint8_t *)buf >= (uint8_t *)u->arena &&
+               (uint8_t *)buf + len <= (uint8_t *)u->arena + u->arena_len;
+  if (fixed && wr) io_uring_prep_write_fixed(sqe, u->fd, buf, (unsigned)len, off, 0);
+  else if (fixed) io_uring_prep_read_fixed(sqe, u->fd, buf, (unsigned)len, off, 0);
+  else if (wr) io_uring_prep_write(sqe, u->fd, buf, (unsigned)len, off);
+  else io_uring_prep_read(sqe, u->fd, buf, (unsigned)len, off);
+  int rc = io_uring_submit(&t->ring);
+  if (rc < 0) return rc;
+  struct io_uring_cqe *cqe;
+  do {
+    rc = io_uring_wait_cqe(&t->ring, &cqe);
+  } while (rc == -EINTR);
+  if (rc < 0) return rc;
+  int res = cqe->res;
+  io_uring_cqe_seen(&t->ring, cqe);
+  return res;
+}
+
+static int ur_io(ulfs_dev *d, bool wr, void *buf, uint64_t off, size_t len) {
+  uring_dev *u = (uring_dev *)d;
+  int err = 0;
+  uring_tls *t = ring_get(u, &err);
+  if (!t) return err;
+  size_t done = 0;
+  while (done < len) {
+    size_t n = len - done > MAX_CHUNK ? MAX_CHUNK : len - done;
+    int r = ring_rw(u, t, wr, (uint8_t *)buf + done, off + done, n);
+    if (r == -EINTR || r == -EAGAIN) continue;
+    if (r < 0) return r;
+    if (r == 0) {
+      if (wr) return -EIO;
+      memset((uint8_t *)buf + done, 0, len - done); /* past the end of a short image */
+      break;
+    }
+    done += (size_t)r;
+  }
+  return 0;
+}
+
+static int ur_read(ulfs_dev *d, void *buf, uint64_t off, size_t len) {
+  return ur_io(d, false, buf, off, len);
+}
+
+static int ur_write(ulfs_dev *d, const void *buf, uint64_t off, size_t len) {
+  return ur_io(d, true, (void *)buf, off, len);
+}
+
+static int ur_flush(ulfs_dev *d) {
+  uring_dev *u = (uring_dev *)d;
+  int err = 0;
+  uring_tls *t = ring_get(u, &err);
+  if (!t) return err;
+  struct io_uring_sqe *sqe = io_uring_get_sqe(&t->ring);
+  if (!sqe) return -EBUSY;
+  io_uring_prep_fsync(sqe, u->fd, IORING_FSYNC_DATASYNC);
+  int rc = io_uring_submit(&t->ring);
+  if (rc < 0) return rc;
+  struct io_uring_cqe *cqe;
+  do {
+    rc = io_uring_wait_cqe(&t->ring, &cqe);
+  } while (rc == -EINTR);
+  if (rc < 0) return rc;
+  int res = cqe->res;
+  io_uring_cqe_seen(&t->ring, cqe);
+  return res < 0 ? res : 0;
+}
+
+static int ur_register(ulfs_dev *d, void *base, size_t len) {
+  uring_dev *u = (uring_dev *)d;
+  pthread_mutex_lock(&u->mu);
+  u->arena = base;
+  u->arena_len = len;
+  pthread_mutex_unlock(&u->mu);
+  return 0;
+}
+
+static void ur_close(ulfs_dev *d) {
+  uring_dev *u = (uring_dev *)d;
+  /* Rings of threads still alive are torn down here; their thread-specific slot dangles but the
+   * key is deleted first, so it is never read again. */
+  pthread_key_delete(u->key);
+  for (uring_tls *t = u->rings, *n; t; t = n) {
+    n = t->next;
+    io_uring_queue_exit(&t->ring);
+    free(t);
+  }
+  pthread_mutex_destroy(&u->mu);
+  close(u->fd);
+  free(u);
+}
+
+static const ulfs_dev_ops uring_ops = {
+    .name = "io_uring", .read = ur_read, .write = ur_write, .flush = ur_flush,
+    .register_buffer = ur_register, .close = ur_close};
+
+int ulfs_uring_open(const char *path, int flags, ulfs_dev **out) {
+  /* Probe: can this process create a ring at all (io_uring may be disabled by sysctl,
+   * seccomp or an old kernel)? */
+  struct io_uring probe;
+  int rc = io_uring_queue_init(4, &probe, 0);
+  if (rc < 0) {
+    ulfs_log(ULFS_LOG_WARN, "io_uring unavailable (%s); falling back to the POSIX backend",
+             strerror(-rc));
+    return ulfs_posix_open(path, flags, out);
+  }
+  io_uring_queue_exit(&probe);
+  uring_dev *u = calloc(1, sizeof *u);
+  if (!u) return -ENOMEM;
+  rc = ulfs_posix_open_fd(path, flags, &u->fd, &u->dev.direct, &u->dev.size);
+  if (rc) {
+    free(u);
+    return rc;
+  }
+  if (pthread_key_create(&u->key, NULL) != 0) {
+    close(u->fd);
+    free(u);
+    return -EAGAIN;
+  }
+  pthread_mutex_init(&u->mu, NULL);
+  u->flags = flags;
+  u->dev.ops = &uring_ops;
+  u->dev.backend = ULFS_BACKEND_IO_URING;
+  *out = &u->dev;
+  return 0;
+}

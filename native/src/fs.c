@@ -1,0 +1,1170 @@
+/* fs.c -- mkfs, mount/unmount, the namespace operations and the data path.
+ *
+ * Concurrency: one mutex (fs->lock) serialises every operation, including the device I/O it
+ * issues; the flusher thread takes the same lock. This is deliberately coarse: correctness of
+ * the journal, the two bitmaps and the cache is argued under mutual exclusion.
+ *
+ * Durability contract:
+ *  - create, mkdir, rename, unlink, rmdir, truncate, ftruncate and fallocate are committed to the
+ *    journal (device flushed) before they return, each as one transaction;
+ *  - written data reaches the device at fsync/fdatasync, close, by the flusher, or on eviction;
+ *    fsync returns only after data and the inode's metadata are on stable storage;
+ *  - a failed write-back leaves its pages dirty and records the error on the inode; the next
+ *    fsync (or close) returns it.
+ * After a failed metadata commit the in-memory state may be ahead of the device, so the file
+ * system turns "broken": every later change returns that error (remount to recover).
+ */
+
+#include <dirent.h>
+#include <limits.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define MAX_FILE_BLOCKS ((uint64_t)UINT32_MAX)
+
+/* ================================ mkfs ================================================ */
+
+int ulfs_mkfs(ulfs_dev *dev, const ulfs_mkfs_opts *opts) {
+  superblock sb;
+  memset(&sb, 0, sizeof sb);
+  uint64_t total = dev->size / BS;
+  sb.magic = ULFS_MAGIC;
+  sb.version = ULFS_VERSION;
+  sb.block_size = BS;
+  sb.total_blocks = total;
+  if (getrandom(sb.uuid, sizeof sb.uuid, 0) != (ssize_t)sizeof sb.uuid) return -EIO;
+  uint64_t jb = opts && opts->journal_blocks ? opts->journal_blocks : total / 64;
+  if (jb < 256) jb = 256;
+  if (jb > 32768) jb = 32768;
+  uint64_t ni = opts && opts->inode_count ? opts->inode_count : total / 16;
+  if (ni < 1024) ni = 1024;
+  ni = (ni + INODES_PER_BLOCK - 1) / INODES_PER_BLOCK * INODES_PER_BLOCK;
+  sb.journal_start = 2;
+  sb.journal_blocks = jb;
+  sb.bbitmap_start = sb.journal_start + jb;
+  sb.bbitmap_blocks = (total + BS * 8 - 1) / (BS * 8);
+  sb.ibitmap_start = sb.bbitmap_start + sb.bbitmap_blocks;
+  sb.ibitmap_blocks = (ni + BS * 8 - 1) / (BS * 8);
+  sb.itable_start = sb.ibitmap_start + sb.ibitmap_blocks;
+  sb.itable_blocks = ni / INODES_PER_BLOCK;
+  sb.inode_count = ni;
+  sb.data_start = sb.itable_start + sb.itable_blocks;
+  if (sb.data_start + 64 > total) return -ENOSPC;
+  /* A random first sequence number: stale transactions of an earlier file system on the same
+   * image can never match it (the first journal block is zeroed as well). */
+  if (getrandom(&sb.journal_seq, sizeof sb.journal_seq, 0) != sizeof sb.journal_seq) return -EIO;
+  sb.journal_seq >>= 1;
+  sb.clean = 1;
+
+  uint8_t *buf = ulfs_alloc_aligned((size_t)BOUNCE_PAGES * BS);
+  if (!buf) return -ENOMEM;
+  int rc = ulfs_dev_write(dev, buf, sb.journal_start * BS, BS);
+  /* zero bitmaps and inode table, then mark the metadata area and the root inode used */
+  for (uint64_t b = sb.bbitmap_start; rc == 0 && b < sb.data_start; b += BOUNCE_PAGES) {
+    uint64_t n = sb.data_start - b < BOUNCE_PAGES ? sb.data_start - b : BOUNCE_PAGES;
+    rc = ulfs_dev_write(dev, buf, b * BS, n * BS);
+  }
+  for (uint64_t b0 = 0; rc == 0 && b0 < sb.bbitmap_blocks; b0 += BOUNCE_PAGES) {
+    uint64_t n = sb.bbitmap_blocks - b0 < BOUNCE_PAGES ? sb.bbitmap_blocks - b0 : BOUNCE_PAGES;
+    memset(buf, 0, n * BS);
+    bool any = false;
+    for (uint64_t bit = b0 * BS * 8; bit < sb.data_start && bit < (b0 + n) * BS * 8; bit++) {
+      bit_set(buf, bit - b0 * BS * 8);
+      any = true;
+    }
+    if (any) rc = ulfs_dev_write(dev, buf, (sb.bbitmap_start + b0) * BS, n * BS);
+  }
+  if (rc == 0) {
+    memset(buf, 0, BS);
+    bit_set(buf, 0); /* inode 1, the root */
+    rc = ulfs_dev_write(dev, buf, sb.ibitmap_start * BS, BS);
+  }
+  if (rc == 0) {
+    memset(buf, 0, BS);
+    uint32_t mode = S_IFDIR | 0755, nlink = 1;
+    int64_t now = ulfs_now_ns();
+    memcpy(buf, &mode, 4);
+    memcpy(buf + 4, &nlink, 4);
+    memcpy(buf + 16, &now, 8);
+    memcpy(buf + 24, &now, 8);
+    rc = ulfs_dev_write(dev, buf, sb.itable_start * BS, BS);
+  }
+  free(buf);
+  if (rc == 0) rc = ulfs_dev_flush(dev);
+  /* both superblock slots valid (generations 1 and 2) */
+  if (rc == 0) rc = sb_write(dev, &sb);
+  if (rc == 0) rc = sb_write(dev, &sb);
+  if (rc == 0) rc = ulfs_dev_flush(dev);
+  return rc;
+}
+
+/* ================================ helpers ============================================== */
+
+static int commit(ulfs *fs, inode_m **ips, int n) {
+  txn t;
+  txn_init(&t);
+  int rc = 0;
+  for (int i = 0; i < n && rc == 0; i++) {
+    if (!ips[i]) continue;
+    if (ips[i]->dir) rc = dir_persist(fs, ips[i], &t);
+    if (rc == 0) rc = inode_persist(fs, ips[i], &t);
+  }
+  if (rc == 0) {
+    txn_finalize(fs, &t);
+    rc = journal_commit(fs, &t);
+  }
+  txn_free(&t);
+  if (rc) {
+    ulfs_log(ULFS_LOG_ERROR, "metadata commit failed (%s); file system is read-only until "
+             "remounted", strerror(-rc));
+    if (!fs->broken) fs->broken = rc;
+    return rc;
+  }
+  for (int i = 0; i < n; i++)
+    if (ips[i]) inode_release_pfree(fs, ips[i]);
+  return 0;
+}
+
+/* Looks up `path`. With want_parent, resolves everything but the last component and returns it
+ * in name and nlen (an empty last component means the root itself). */
+static int walk(ulfs *fs, const char *path, bool want_parent, inode_m **out, const char **name,
+                size_t *nlen) {
+  if (!path || path[0] != '/') return -EINVAL;
+  if (strlen(path) >= ULFS_PATH_MAX) return -ENAMETOOLONG;
+  int err = 0;
+  inode_m *cur = iget(fs, ULFS_ROOT_INO, &err);
+  if (!cur) return err;
+  const char *p = path;
+  for (;;) {
+    while (*p == '/') p++;
+    const char *e = p;
+    while (*e && *e != '/') e++;
+    size_t l = (size_t)(e - p);
+    const char *q = e;
+    while (*q == '/') q++;
+    bool last = *q == 0;
+    if (l == 0) { /* the path is the root */
+      if (want_parent) return -EBUSY;
+      *out = cur;
+      return 0;
+    }
+    if (l > ULFS_NAME_MAX) return -ENAMETOOLONG;
+    if ((l == 1 && p[0] == '.') || (l == 2 && p[0] == '.' && p[1] == '.')) return -EINVAL;
+    if (!S_ISDIR(cur->mode)) return -ENOTDIR;
+    if (last && want_parent) {
+      *out = cur;
+      *name = p;
+      *nlen = l;
+      return 0;
+    }
+    int rc = dir_load(fs, cur);
+    if (rc) return rc;
+    dirent_m *d = dir_find(cur->dir, p, l);
+    if (!d) return -ENOENT;
+    inode_m *nx = iget(fs, d->ino, &err);
+    if (!nx) return err;
+    cur = nx;
+    if (last) {
+      *out = cur;
+      return 0;
+    }
+    p = e;
+  }
+}
+
+static int lookup_parent(ulfs *fs, const char *path, inode_m **parent, const char **name,
+                         size_t *nlen, inode_m **child) {
+  int rc = walk(fs, path, true, parent, name, nlen);
+  if (rc) return rc;
+  if ((rc = dir_load(fs, *parent)) != 0) return rc;
+  *child = NULL;
+  dirent_m *d = dir_find((*parent)->dir, *name, *nlen);
+  if (d) {
+    int err = 0;
+    *child = iget(fs, d->ino, &err);
+    if (!*child) return err;
+  }
+  return 0;
+}
+
+static void drop_pages_from(ulfs *fs, inode_m *ip, uint64_t first_idx) {
+  for (page *pg = ip->pages, *nx; pg; pg = nx) {
+    nx = pg->inext;
+    if (pg->idx >= first_idx) cache_remove(&fs->cache, pg, ip);
+  }
+}
+
+/* Frees an unlinked, closed inode on disk and in memory. */
+static int inode_destroy(ulfs *fs, inode_m *ip) {
+  drop_pages_from(fs, ip, 0);
+  int rc = ext_truncate(ip, 0);
+  if (rc) return rc;
+  ip->size = 0;
+  if (ip->persisted) {
+    inode_m *one[1] = {ip};
+    if ((rc = commit(fs, one, 1)) != 0) return rc;
+  } else {
+    inode_release_pfree(fs, ip);
+  }
+  inode_forget(fs, ip);
+  return 0;
+}
+
+/* ================================ data path ============================================ */
+
+static int cmp_page_idx(const void *a, const void *b) {
+  const page *x = *(page *const *)a, *y = *(page *const *)b;
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Writes `n` pages (consecutive indexes) to physical blocks starting at pblk: one device write,
+ * through the bounce buffer when n > 1. */
+static int write_pages(ulfs *fs, page **pg, uint64_t n, uint64_t pblk) {
+  if (n == 1) return ulfs_dev_write(fs->dev, pg[0]->data, pblk * BS, BS);
+  for (uint64_t i = 0; i < n; i++) memcpy(fs->bounce + i * BS, pg[i]->data, BS);
+  return ulfs_dev_write(fs->dev, fs->bounce, pblk * BS, n * BS);
+}
+
+int inode_writeback(ulfs *fs, inode_m *ip) {
+  if (ip->ndirty == 0) return 0;
+  page **v = malloc(ip->ndirty * sizeof *v);
+  if (!v) return -ENOMEM;
+  uint64_t n = 0;
+  for (page *pg = ip->pages; pg; pg = pg->inext)
+    if (pg->dirty) v[n++] = pg;
+  qsort(v, n, sizeof *v, cmp_page_idx);
+  int first_err = 0;
+  uint64_t i = 0;
+  while (i < n) {
+    /* a run of consecutive page indexes, at most BOUNCE_PAGES long */
+    uint64_t j = i + 1;
+    while (j < n && j - i < BOUNCE_PAGES && v[j]->idx == v[j - 1]->idx + 1) j++;
+    uint64_t contig;
+    uint64_t p = ext_map(ip, v[i]->idx, &contig);
+    uint64_t len = j - i < contig ? j - i : contig;
+    int rc;
+    if (p) {
+      rc = write_pages(fs, v + i, len, p);
+    } else {
+      /* Delayed allocation: place the run right after the file's previous block if free. Data
+       * is written before the extent is recorded, so a failed write leaves no mapping to
+       * uninitialised blocks. */
+      uint64_t goal = 0, unused;
+      if (v[i]->idx > 0) goal = ext_map(ip, v[i]->idx - 1, &unused);
+      goal = goal ? goal + 1 : 0;
+      int64_t got = balloc_run(fs, goal, len, &p);
+      if (got < 0) {
+        rc = (int)got;
+      } else {
+        len = (uint64_t)got;
+        rc = write_pages(fs, v + i, len, p);
+        if (rc == 0) rc = ext_add(ip, v[i]->idx, p, len);
+        if (rc) bfree_mem(fs, p, len);
+        else ip->meta_dirty = true;
+      }
+    }
+    if (rc) {
+      atomic_fetch_add(&fs->c_wb_errors, len);
+      if (!first_err) first_err = rc;
+      if (!ip->wb_err) ip->wb_err = rc; /* the pages stay dirty (C2) */
+    } else {
+      for (uint64_t k = i; k < i + len; k++) cache_set_dirty(&fs->cache, v[k], ip, false);
+      atomic_fetch_add(&fs->c_writebacks, len);
+      fs->data_unflushed = true;
+    }
+    i += len;
+  }
+  free(v);
+  return first_err;
+}
+
+static inode_m *inode_of_page(ulfs *fs, page *pg) {
+  for (inode_m *ip = fs->ihash[pg->ino % fs->nihash]; ip; ip = ip->hnext)
+    if (ip->ino == pg->ino) return ip;
+  return NULL;
+}
+
+/* A free frame, evicting the policy's first clean victim; when every page is dirty, writes back
+ * the file of the coldest dirty page first. */
+static page *get_frame(ulfs *fs, int *err) {
+  for (int attempt = 0; attempt < 3; attempt++) {
+    page *pg = cache_take_frame(&fs->cache);
+    if (pg) return pg;
+    page *dirty_victim = NULL;
+    for (page *v = fs->cache.pol->victim_next(fs->cache.polstate, NULL); v;
+         v = fs->cache.pol->victim_next(fs->cache.polstate, v)) {
+      if (!v->dirty) {
+        cache_remove(&fs->cache, v, inode_of_page(fs, v));
+        atomic_fetch_add(&fs->c_evictions, 1);
+        return cache_take_frame(&fs->cache);
+      }
+      if (!dirty_victim) dirty_victim = v;
+    }
+    if (!dirty_victim) break;
+    int rc = inode_writeback(fs, inode_of_page(fs, dirty_victim));
+    if (rc) {
+      *err = rc;
+      return NULL;
+    }
+  }
+  *err = -ENOMEM;
+  return NULL;
+}
+
+/* Makes pages [idx, idx+n) of ip resident (those not cached yet), reading mapped ones from the
+ * device in physically contiguous batches; stops early at the first page already cached. */
+static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n, uint32_t hint) {
+  uint64_t eof_pages = (ip->size + BS - 1) / BS;
+  uint64_t i = 0;
+  while (i < n) {
+    if (cache_lookup(&fs->cache, ip->ino, idx + i)) break;
+    uint64_t contig;
+    uint64_t p = idx + i < eof_pages ? ext_map(ip, idx + i, &contig) : 0;
+    if (idx + i >= eof_pages) contig = n - i;
+    uint64_t m = n - i < contig ? n - i : contig;
+    if (m > BOUNCE_PAGES) m = BOUNCE_PAGES;
+    if (m > fs->cache.npages / 4) m = fs->cache.npages / 4; /* readahead never floods it */
+    uint64_t k = 1;
+    while (k < m && !cache_lookup(&fs->cache, ip->ino, idx + i + k)) k++;
+    m = k;
+    /* frames first: taking one may write back dirty pages through the bounce buffer */
+    page *frames[BOUNCE_PAGES];
+    int rc = 0;
+    for (uint64_t j = 0; j < m; j++) {
+      frames[j] = get_frame(fs, &rc);
+      if (!frames[j]) {
+        while (j--) cache_remove_frame(&fs->cache, frames[j]);
+        return rc;
+      }
+    }
+    if (p && (rc = ulfs_dev_read(fs->dev, fs->bounce, p * BS, m * BS)) != 0) {
+      for (uint64_t j = 0; j < m; j++) cache_remove_frame(&fs->cache, frames[j]);
+      return rc;
+    }
+    for (uint64_t j = 0; j < m; j++) {
+      page *pg = frames[j];
+      if (p) memcpy(pg->data, fs->bounce + j * BS, BS);
+      else memset(pg->data, 0, BS);
+      pg->ino = ip->ino;
+      pg->idx = idx + i + j;
+      pg->valid = true;
+      pg->hint = hint;
+      cache_insert(&fs->cache, pg, ip);
+    }
+    i += m;
+  }
+  return 0;
+}
+
+static page *get_page(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t ra, int *err) {
+  page *pg = cache_lookup(&fs->cache, ip->ino, idx);
+  if (pg) {
+    atomic_fetch_add(&fs->c_hits, 1);
+    fs->cache.pol->on_hit(fs->cache.polstate, pg);
+    return pg;
+  }
+  atomic_fetch_add(&fs->c_misses, 1);
+  int rc = fill_pages(fs, ip, idx, ra ? ra : 1, 0);
+  if (rc) {
+    *err = rc;
+    return NULL;
+  }
+  pg = cache_lookup(&fs->cache, ip->ino, idx);
+  if (!pg) *err = -EIO;
+  return pg;
+}
+
+static fdesc *getfd(ulfs *fs, int fd) {
+  if (fd < 0 || fd >= fs->nfds || !fs->fds[fd].used) return NULL;
+  return &fs->fds[fd];
+}
+
+static uint64_t readahead_pages(const fdesc *f, uint64_t need) {
+  uint64_t ra = f->advice == POSIX_FADV_RANDOM ? 1 : f->advice == POSIX_FADV_SEQUENTIAL ? 64 : 8;
+  if (need > ra) ra = need;
+  return ra > BOUNCE_PAGES ? BOUNCE_PAGES : ra;
+}
+
+static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off) {
+  inode_m *ip = f->ip;
+  if (S_ISDIR(ip->mode)) return -EISDIR;
+  if (off >= ip->size || len == 0) return 0;
+  if (len > ip->size - off) len = (size_t)(ip->size - off);
+  if (len > SSIZE_MAX) len = SSIZE_MAX;
+  size_t done = 0;
+  while (done < len) {
+    uint64_t pos = off + done, idx = pos / BS, in = pos % BS;
+    size_t n = BS - in < len - done ? BS - in : len - done;
+    uint64_t need = (len - done + in + BS - 1) / BS;
+    int err = 0;
+    page *pg = get_page(fs, ip, idx, readahead_pages(f, need), &err);
+    if (!pg) return done ? (ssize_t)done : err;
+    memcpy((uint8_t *)buf + done, pg->data + in, n);
+    done += n;
+  }
+  return (ssize_t)done;
+}
+
+static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64_t off) {
+  inode_m *ip = f->ip;
+  if (fs->broken) return fs->broken;
+  if (len == 0) return 0;
+  if (off + len < off || (off + len + BS - 1) / BS > MAX_FILE_BLOCKS) return -EFBIG;
+  if (len > SSIZE_MAX) len = SSIZE_MAX;
+  size_t done = 0;
+  while (done < len) {
+    uint64_t pos = off + done, idx = pos / BS, in = pos % BS;
+    size_t n = BS - in < len - done ? BS - in : len - done;
+    page *pg = cache_lookup(&fs->cache, ip->ino, idx);
+    int err = 0;
+    if (pg) {
+      atomic_fetch_add(&fs->c_hits, 1);
+      fs->cache.pol->on_hit(fs->cache.polstate, pg);
+    } else if (n == BS || idx >= (ip->size + BS - 1) / BS) {
+      /* whole page, or a page past EOF: nothing to read (P1: bytes past EOF are zero) */
+      pg = get_frame(fs, &err);
+      if (pg) {
+        memset(pg->data, 0, BS);
+        pg->ino = ip->ino;
+        pg->idx = idx;
+        pg->valid = true;
+        cache_insert(&fs->cache, pg, ip);
+      }
+    } else {
+      pg = get_page(fs, ip, idx, 1, &err);
+    }
+    if (!pg) return done ? (ssize_t)done : err;
+    memcpy(pg->data + in, (const uint8_t *)buf + done, n);
+    cache_set_dirty(&fs->cache, pg, ip, true);
+    done += n;
+    if (pos + n > ip->size) ip->size = pos + n;
+  }
+  ip->mtime_ns = ulfs_now_ns();
+  ip->meta_dirty = true;
+  return (ssize_t)done;
+}
+
+/* Writes back the file and commits its metadata; the device is flushed before returning. */
+static int sync_inode(ulfs *fs, inode_m *ip) {
+  int rc = inode_writeback(fs, ip);
+  int wb = ip->wb_err;
+  ip->wb_err = 0;
+  if (rc == 0 && fs->broken) rc = fs->broken;
+  if (rc == 0 && ip->meta_dirty && (ip->nlink > 0 || ip->persisted)) {
+    inode_m *one[1] = {ip};
+    rc = commit(fs, one, 1); /* flushes data first (J4), then the journal */
+  } else if (rc == 0 && fs->data_unflushed) {
+    rc = ulfs_dev_flush(fs->dev);
+    if (rc == 0) fs->data_unflushed = false;
+  }
+  return wb ? wb : rc;
+}
+
+/* Sets the size; shrinking drops pages and blocks past it and zeroes the tail of the new last
+ * page (P1), growing leaves a hole. Commits. */
+static int do_truncate(ulfs *fs, inode_m *ip, uint64_t size) {
+  if (S_ISDIR(ip->mode)) return -EISDIR;
+  if ((size + BS - 1) / BS > MAX_FILE_BLOCKS) return -EFBIG;
+  if (fs->broken) return fs->broken;
+  if (size < ip->size) {
+    uint64_t keep = (size + BS - 1) / BS;
+    drop_pages_from(fs, ip, keep);
+    int rc = ext_truncate(ip, keep);
+    if (rc) return rc;
+    if (size % BS) {
+      int err = 0;
+      page *pg = get_page(fs, ip, size / BS, 1, &err);
+      if (!pg) return err;
+      memset(pg->data + size % BS, 0, BS - size % BS);
+      cache_set_dirty(&fs->cache, pg, ip, true);
+    }
+  }
+  ip->size = size;
+  ip->mtime_ns = ip->ctime_ns = ulfs_now_ns();
+  ip->meta_dirty = true;
+  inode_m *one[1] = {ip};
+  return commit(fs, one, 1);
+}
+
+/* ================================ flusher ============================================== */
+
+static void flush_all(ulfs *fs) {
+  inode_m *batch[64];
+  int nb = 0;
+  for (size_t h = 0; h < fs->nihash; h++) {
+    for (inode_m *ip = fs->ihash[h]; ip; ip = ip->hnext) {
+      /* A write-back error stays on the inode for the next fsync; the inode's metadata is then
+       * not committed either, so no failed data is ever made reachable. */
+      if (ip->ndirty && inode_writeback(fs, ip) != 0) continue;
+      if (ip->meta_dirty && ip->nlink > 0 && !fs->broken) {
+        batch[nb++] = ip;
+        if (nb == 64) {
+          commit(fs, batch, nb);
+          nb = 0;
+        }
+      }
+    }
+  }
+  if (nb && !fs->broken) commit(fs, batch, nb);
+}
+
+static void *flusher_main(void *arg) {
+  ulfs *fs = arg;
+  pthread_mutex_lock(&fs->lock);
+  while (!fs->stopping) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)fs->flush_interval_ms * 1000000ull;
+    ts.tv_sec += (time_t)(ns / 1000000000ull);
+    ts.tv_nsec = (long)(ns % 1000000000ull);
+    pthread_cond_timedwait(&fs->flusher_cv, &fs->lock, &ts);
+    if (fs->stopping) break;
+    flush_all(fs);
+  }
+  pthread_mutex_unlock(&fs->lock);
+  return NULL;
+}
+
+/* ================================ mount ================================================ */
+
+static void fs_free(ulfs *fs) {
+  if (fs->ihash) {
+    for (size_t h = 0; h < fs->nihash; h++) {
+      for (inode_m *ip = fs->ihash[h], *nx; ip; ip = nx) {
+        nx = ip->hnext;
+        free(ip->ext);
+        free(ip->chain);
+        free(ip->pfree);
+        if (ip->dir) dir_free(ip->dir);
+        free(ip);
+      }
+    }
+  }
+  if (fs->ithash) {
+    for (size_t h = 0; h < fs->nithash; h++) {
+      for (struct itblk *b = fs->ithash[h], *nx; b; b = nx) {
+        nx = b->next;
+        free(b->img);
+        free(b);
+      }
+    }
+  }
+  cache_destroy(&fs->cache);
+  free(fs->ihash);
+  free(fs->ithash);
+  free(fs->balloc);
+  free(fs->bdisk);
+  free(fs->ialloc);
+  free(fs->idisk);
+  free(fs->quar);
+  free(fs->fds);
+  free(fs->bounce);
+  pthread_mutex_destroy(&fs->lock);
+  pthread_cond_destroy(&fs->flusher_cv);
+  free(fs);
+}
+
+static uint64_t count_bits(const uint8_t *bm, uint64_t nbits) {
+  uint64_t c = 0;
+  for (uint64_t i = 0; i < nbits / 8; i++) c += (uint64_t)__builtin_popcount(bm[i]);
+  for (uint64_t i = nbits / 8 * 8; i < nbits; i++) c += bit_get(bm, i);
+  return c;
+}
+
+/* After a crash, inodes that were unlinked while open are still allocated: free them. */
+static int free_orphans(ulfs *fs) {
+  for (uint64_t i = 1; i < fs->sb.inode_count; i++) {
+    if (!bit_get(fs->idisk, i)) continue;
+    int err = 0;
+    inode_m *ip = iget(fs, i + 1, &err);
+    if (!ip) return err;
+    if (ip->nlink == 0) {
+      int rc = inode_destroy(fs, ip);
+      if (rc) return rc;
+    }
+  }
+  return 0;
+}
+
+int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
+  ulfs *fs = calloc(1, sizeof *fs);
+  if (!fs) return -ENOMEM;
+  pthread_mutex_init(&fs->lock, NULL);
+  pthread_cond_init(&fs->flusher_cv, NULL);
+  fs->dev = dev;
+  int rc = sb_read_best(dev, &fs->sb);
+  if (rc) goto fail;
+  if (fs->sb.total_blocks > dev->size / BS) {
+    rc = -EUCLEAN;
+    goto fail;
+  }
+  uint64_t end_pos, end_seq;
+  rc = journal_replay(dev, &fs->sb, true, &end_pos, &end_seq);
+  if (rc < 0) goto fail;
+  fs->c_replayed = (uint64_t)rc;
+  if (rc) ulfs_log(ULFS_LOG_INFO, "replayed %d journal transaction(s)", rc);
+  bool was_clean = fs->sb.clean && rc == 0;
+  fs->jpos = end_pos;
+  fs->jseq = end_seq;
+  fs->sb.journal_head = end_pos;
+  fs->sb.journal_seq = end_seq;
+  fs->sb.clean = 0;
+  if ((rc = sb_write(dev, &fs->sb)) != 0 || (rc = ulfs_dev_flush(dev)) != 0) goto fail;
+
+  size_t bbytes = fs->sb.bbitmap_blocks * BS, ibytes = fs->sb.ibitmap_blocks * BS;
+  fs->bdisk = ulfs_alloc_aligned(bbytes);
+  fs->balloc = malloc(bbytes);
+  fs->idisk = ulfs_alloc_aligned(ibytes);
+  fs->ialloc = malloc(ibytes);
+  fs->bounce = ulfs_alloc_aligned((size_t)BOUNCE_PAGES * BS);
+  fs->nihash = 4099;
+  fs->ihash = calloc(fs->nihash, sizeof *fs->ihash);
+  fs->nithash = 1021;
+  fs->ithash = calloc(fs->nithash, sizeof *fs->ithash);
+  fs->nfds = 64;
+  fs->fds = calloc((size_t)fs->nfds, sizeof *fs->fds);
+  if (!fs->bdisk || !fs->balloc || !fs->idisk || !fs->ialloc || !fs->bounce || !fs->ihash ||
+      !fs->ithash || !fs->fds) {
+    rc = -ENOMEM;
+    goto fail;
+  }
+  if ((rc = ulfs_dev_read(dev, fs->bdisk, fs->sb.bbitmap_start * BS, bbytes)) != 0) goto fail;
+  if ((rc = ulfs_dev_read(dev, fs->idisk, fs->sb.ibitmap_start * BS, ibytes)) != 0) goto fail;
+  memcpy(fs->balloc, fs->bdisk, bbytes);
+  memcpy(fs->ialloc, fs->idisk, ibytes);
+  fs->free_blocks = fs->sb.total_blocks - count_bits(fs->bdisk, fs->sb.total_blocks);
+  fs->free_inodes = fs->sb.inode_count - count_bits(fs->idisk, fs->sb.inode_count);
+  fs->alloc_hint = fs->sb.data_start;
+
+  uint64_t cb = opts && opts->cache_bytes ? opts->cache_bytes : 64ull << 20;
+  if ((rc = cache_init(&fs->cache, cb, opts ? opts->cache_policy : NULL)) != 0) goto fail;
+  if (dev->ops->register_buffer)
+    dev->ops->register_buffer(dev, fs->cache.arena, fs->cache.npages * BS);
+  fs->flush_interval_ms = opts && opts->flush_interval_ms ? opts->flush_interval_ms : 1000;
+
+  int err = 0;
+  if (!iget(fs, ULFS_ROOT_INO, &err)) {
+    rc = err;
+    goto fail;
+  }
+  if (!was_clean && (rc = free_orphans(fs)) != 0) goto fail;
+  if (pthread_create(&fs->flusher, NULL, flusher_main, fs) != 0) {
+    rc = -EAGAIN;
+    goto fail;
+  }
+  fs->flusher_started = true;
+  *out = fs;
+  return 0;
+fail:
+  fs_free(fs);
+  return rc;
+}
+
+int ulfs_unmount(ulfs *fs) {
+  pthread_mutex_lock(&fs->lock);
+  fs->stopping = true;
+  pthread_cond_signal(&fs->flusher_cv);
+  pthread_mutex_unlock(&fs->lock);
+  if (fs->flusher_started) pthread_join(fs->flusher, NULL);
+  int first = 0;
+  for (int fd = 0; fd < fs->nfds; fd++) {
+    if (!fs->fds[fd].used) continue;
+    int rc = ulfs_close(fs, fd);
+    if (rc && !first) first = rc;
+  }
+  pthread_mutex_lock(&fs->lock);
+  flush_all(fs);
+  for (size_t h = 0; h < fs->nihash && !first; h++)
+    for (inode_m *ip = fs->ihash[h]; ip; ip = ip->hnext)
+      if (ip->ndirty || ip->wb_err) first = ip->wb_err ? ip->wb_err : -EIO;
+  if (!first && fs->broken) first = fs->broken;
+  if (!first) {
+    int rc = ulfs_dev_flush(fs->dev);
+    if (rc == 0) {
+      fs->sb.journal_head = fs->jpos;
+      fs->sb.journal_seq = fs->jseq;
+      fs->sb.clean = 1;
+      rc = sb_write(fs->dev, &fs->sb);
+    }
+    if (rc == 0) rc = ulfs_dev_flush(fs->dev);
+    first = rc;
+  }
+  pthread_mutex_unlock(&fs->lock);
+  fs_free(fs);
+  return first;
+}
+
+/* ================================ namespace API ======================================== */
+
+#define LOCKED(fs, expr)                \
+  ({                                    \
+    pthread_mutex_lock(&(fs)->lock);    \
+    __typeof__(expr) r_ = (expr);       \
+    pthread_mutex_unlock(&(fs)->lock);  \
+    r_;                                 \
+  })
+
+static int alloc_fd(ulfs *fs, inode_m *ip, int flags) {
+  for (int i = 0; i < fs->nfds; i++) {
+    if (!fs->fds[i].used) {
+      fs->fds[i] = (fdesc){.ip = ip, .pos = 0, .flags = flags, .advice = 0, .used = true};
+      ip->opens++;
+      return i;
+    }
+  }
+  int n = fs->nfds * 2;
+  fdesc *nf = realloc(fs->fds, (size_t)n * sizeof *nf);
+  if (!nf) return -ENOMEM;
+  memset(nf + fs->nfds, 0, (size_t)(n - fs->nfds) * sizeof *nf);
+  fs->fds = nf;
+  fs->nfds = n;
+  return alloc_fd(fs, ip, flags);
+}
+
+static int open_locked(ulfs *fs, const char *path, int flags, mode_t mode) {
+  inode_m *parent, *ip;
+  const char *name;
+  size_t nlen;
+  int acc = flags & O_ACCMODE;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  if (rc == -ENOENT && (flags & O_CREAT)) {
+    if (fs->broken) return fs->broken;
+    if ((rc = lookup_parent(fs, path, &parent, &name, &nlen, &ip)) != 0) return rc;
+    if (ip) return -EEXIST; /* raced: impossible under the lock, kept for clarity of intent */
+    if ((rc = inode_new(fs, S_IFREG | (mode & 07777), &ip)) != 0) return rc;
+    if ((rc = dir_add(fs, parent, name, nlen, ip->ino, DT_REG)) != 0) {
+      inode_forget(fs, ip);
+      return rc;
+    }
+    inode_m *two[2] = {parent, ip};
+    if ((rc = commit(fs, two, 2)) != 0) return rc;
+    return alloc_fd(fs, ip, flags);
+  }
+  if (rc) return rc;
+  if ((flags & O_CREAT) && (flags & O_EXCL)) return -EEXIST;
+  if (S_ISDIR(ip->mode)) {
+    if (acc != O_RDONLY) return -EISDIR;
+  } else if (flags & O_DIRECTORY) {
+    return -ENOTDIR;
+  }
+  if ((flags & O_TRUNC) && acc != O_RDONLY && ip->size > 0 &&
+      (rc = do_truncate(fs, ip, 0)) != 0)
+    return rc;
+  return alloc_fd(fs, ip, flags);
+}
+
+int ulfs_open(ulfs *fs, const char *path, int flags, mode_t mode) {
+  return LOCKED(fs, open_locked(fs, path, flags, mode));
+}
+
+static int close_locked(ulfs *fs, int fd) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  inode_m *ip = f->ip;
+  int acc = f->flags & O_ACCMODE;
+  f->used = false;
+  ip->opens--;
+  if (ip->nlink == 0 && ip->opens == 0) return inode_destroy(fs, ip);
+  /* close of a writer makes the file durable (see the durability contract above) */
+  if (acc != O_RDONLY && (ip->ndirty || ip->meta_dirty || ip->wb_err)) return sync_inode(fs, ip);
+  return 0;
+}
+
+int ulfs_close(ulfs *fs, int fd) { return LOCKED(fs, close_locked(fs, fd)); }
+
+static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, bool wr) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  int acc = f->flags & O_ACCMODE;
+  if (wr && acc == O_RDONLY) return -EBADF;
+  if (!wr && acc == O_WRONLY) return -EBADF;
+  bool positional = off >= 0;
+  uint64_t pos = positional ? (uint64_t)off : f->pos;
+  if (wr && !positional && (f->flags & O_APPEND)) pos = f->ip->size;
+  ssize_t r = wr ? do_pwrite(fs, f, buf, len, pos) : do_pread(fs, f, buf, len, pos);
+  if (r > 0 && !positional) f->pos = pos + (uint64_t)r;
+  return r;
+}
+
+ssize_t ulfs_read(ulfs *fs, int fd, void *buf, size_t len) {
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, -1, false));
+}
+ssize_t ulfs_write(ulfs *fs, int fd, const void *buf, size_t len) {
+  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, -1, true));
+}
+ssize_t ulfs_pread(ulfs *fs, int fd, void *buf, size_t len, uint64_t off) {
+  if (off > INT64_MAX) return -EINVAL;
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, (int64_t)off, false));
+}
+ssize_t ulfs_pwrite(ulfs *fs, int fd, const void *buf, size_t len, uint64_t off) {
+  if (off > INT64_MAX) return -EINVAL;
+  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, (int64_t)off, true));
+}
+
+static int64_t lseek_locked(ulfs *fs, int fd, int64_t off, int whence) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  int64_t base = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? (int64_t)f->pos
+               : whence == SEEK_END ? (int64_t)f->ip->size : -1;
+  if (base < 0) return -EINVAL;
+  if ((off < 0 && base + off < 0) || (off > 0 && base > INT64_MAX - off)) return -EINVAL;
+  f->pos = (uint64_t)(base + off);
+  return (int64_t)f->pos;
+}
+
+int64_t ulfs_lseek(ulfs *fs, int fd, int64_t off, int whence) {
+  return LOCKED(fs, lseek_locked(fs, fd, off, whence));
+}
+
+static int fsync_locked(ulfs *fs, int fd) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  return sync_inode(fs, f->ip);
+}
+
+int ulfs_fsync(ulfs *fs, int fd) { return LOCKED(fs, fsync_locked(fs, fd)); }
+/* The size is metadata needed to read the data back, so fdatasync commits it too; the
+ * difference to fsync would only be timestamps, which are committed alongside anyway. */
+int ulfs_fdatasync(ulfs *fs, int fd) { return ulfs_fsync(fs, fd); }
+
+static int ftruncate_locked(ulfs *fs, int fd, uint64_t size) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  if ((f->flags & O_ACCMODE) == O_RDONLY) return -EBADF;
+  return do_truncate(fs, f->ip, size);
+}
+
+int ulfs_ftruncate(ulfs *fs, int fd, uint64_t size) {
+  return LOCKED(fs, ftruncate_locked(fs, fd, size));
+}
+
+static int truncate_locked(ulfs *fs, const char *path, uint64_t size) {
+  inode_m *ip;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  return rc ? rc : do_truncate(fs, ip, size);
+}
+
+int ulfs_truncate(ulfs *fs, const char *path, uint64_t size) {
+  return LOCKED(fs, truncate_locked(fs, path, size));
+}
+
+static int fallocate_locked(ulfs *fs, int fd, int mode, uint64_t off, uint64_t len) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  if ((f->flags & O_ACCMODE) == O_RDONLY) return -EBADF;
+  if (mode & ~FALLOC_FL_KEEP_SIZE) return -EOPNOTSUPP;
+  if (len == 0) return -EINVAL;
+  if (off + len < off || (off + len + BS - 1) / BS > MAX_FILE_BLOCKS) return -EFBIG;
+  if (fs->broken) return fs->broken;
+  inode_m *ip = f->ip;
+  if (S_ISDIR(ip->mode)) return -EISDIR;
+  uint64_t l = off / BS, end = (off + len + BS - 1) / BS;
+  memset(fs->bounce, 0, (size_t)BOUNCE_PAGES * BS);
+  while (l < end) {
+    uint64_t contig;
+    uint64_t p = ext_map(ip, l, &contig);
+    uint64_t n = end - l < contig ? end - l : contig;
+    if (p) {
+      l += n;
+      continue;
+    }
+    if (cache_lookup(&fs->cache, ip->ino, l)) { /* a dirty page will be allocated later */
+      l++;
+      continue;
+    }
+    if (n > BOUNCE_PAGES) n = BOUNCE_PAGES;
+    uint64_t k = 1;
+    while (k < n && !cache_lookup(&fs->cache, ip->ino, l + k)) k++;
+    uint64_t unused, goal = l ? ext_map(ip, l - 1, &unused) : 0;
+    int64_t got = balloc_run(fs, goal ? goal + 1 : 0, k, &p);
+    if (got < 0) return (int)got;
+    /* allocated blocks must read as zeros: write zeros before mapping them */
+    int rc = ulfs_dev_write(fs->dev, fs->bounce, p * BS, (uint64_t)got * BS);
+    if (rc == 0) rc = ext_add(ip, l, p, (uint64_t)got);
+    if (rc) {
+      bfree_mem(fs, p, (uint64_t)got);
+      return rc;
+    }
+    fs->data_unflushed = true;
+    l += (uint64_t)got;
+  }
+  if (!(mode & FALLOC_FL_KEEP_SIZE) && off + len > ip->size) ip->size = off + len;
+  ip->meta_dirty = true;
+  inode_m *one[1] = {ip};
+  return commit(fs, one, 1);
+}
+
+int ulfs_fallocate(ulfs *fs, int fd, int mode, uint64_t off, uint64_t len) {
+  return LOCKED(fs, fallocate_locked(fs, fd, mode, off, len));
+}
+
+static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advice) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  inode_m *ip = f->ip;
+  uint64_t first = off / BS;
+  uint64_t last = len == 0 ? UINT64_MAX : (off + len + BS - 1) / BS;
+  switch (advice) {
+    case POSIX_FADV_NORMAL:
+    case POSIX_FADV_SEQUENTIAL:
+    case POSIX_FADV_RANDOM:
+      f->advice = advice;
+      return 0;
+    case POSIX_FADV_NOREUSE:
+      return 0;
+    case POSIX_FADV_DONTNEED: /* drop clean pages in the range; dirty ones stay (C2) */
+      for (page *pg = ip->pages, *nx; pg; pg = nx) {
+        nx = pg->inext;
+        if (!pg->dirty && pg->idx >= first && pg->idx < last) cache_remove(&fs->cache, pg, ip);
+      }
+      return 0;
+    case POSIX_FADV_WILLNEED: {
+      uint64_t eof = (ip->size + BS - 1) / BS;
+      if (last > eof) last = eof;
+      uint64_t cap = fs->cache.npages / 2; /* never let a hint flush the whole cache */
+      for (uint64_t i = first; i < last && i - first < cap; i += BOUNCE_PAGES) {
+        uint64_t n = last - i < BOUNCE_PAGES ? last - i : BOUNCE_PAGES;
+        for (uint64_t k = 0; k < n; k++) {
+          if (cache_lookup(&fs->cache, ip->ino, i + k)) continue;
+          int rc = fill_pages(fs, ip, i + k, n - k, 0);
+          if (rc) return rc;
+          break;
+        }
+      }
+      return 0;
+    }
+    default:
+      return -EINVAL;
+  }
+}
+
+int ulfs_fadvise(ulfs *fs, int fd, uint64_t off, uint64_t len, int advice) {
+  return LOCKED(fs, fadvise_locked(fs, fd, off, len, advice));
+}
+
+static void fill_stat(const inode_m *ip, ulfs_stat *st) {
+  st->ino = ip->ino;
+  st->mode = ip->mode;
+  st->nlink = ip->nlink;
+  st->size = ip->size;
+  st->blocks = ext_blocks(ip);
+  st->mtime_ns = ip->mtime_ns;
+  st->ctime_ns = ip->ctime_ns;
+}
+
+static int stat_locked(ulfs *fs, const char *path, ulfs_stat *st) {
+  inode_m *ip;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  if (rc == 0) fill_stat(ip, st);
+  return rc;
+}
+
+int ulfs_stat_path(ulfs *fs, const char *path, ulfs_stat *st) {
+  return LOCKED(fs, stat_locked(fs, path, st));
+}
+
+static int fstat_locked(ulfs *fs, int fd, ulfs_stat *st) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  fill_stat(f->ip, st);
+  return 0;
+}
+
+int ulfs_fstat(ulfs *fs, int fd, ulfs_stat *st) { return LOCKED(fs, fstat_locked(fs, fd, st)); }
+
+static int access_locked(ulfs *fs, const char *path, int mode) {
+  inode_m *ip;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  if (rc) return rc;
+  if ((mode & R_OK) && !(ip->mode & S_IRUSR)) return -EACCES;
+  if ((mode & W_OK) && !(ip->mode & S_IWUSR)) return -EACCES;
+  if ((mode & X_OK) && !(ip->mode & S_IXUSR)) return -EACCES;
+  return 0;
+}
+
+int ulfs_access(ulfs *fs, const char *path, int mode) {
+  return LOCKED(fs, access_locked(fs, path, mode));
+}
+
+static int mkdir_locked(ulfs *fs, const char *path, mode_t mode) {
+  inode_m *parent, *ip;
+  const char *name;
+  size_t nlen;
+  if (fs->broken) return fs->broken;
+  int rc = lookup_parent(fs, path, &parent, &name, &nlen, &ip);
+  if (rc == -EBUSY) return -EEXIST; /* the root */
+  if (rc) return rc;
+  if (ip) return -EEXIST;
+  if ((rc = inode_new(fs, S_IFDIR | (mode & 07777), &ip)) != 0) return rc;
+  ip->dir = calloc(1, sizeof(dir_m));
+  if (!ip->dir || (rc = dir_add(fs, parent, name, nlen, ip->ino, DT_DIR)) != 0) {
+    inode_forget(fs, ip);
+    return rc ? rc : -ENOMEM;
+  }
+  inode_m *two[2] = {parent, ip};
+  return commit(fs, two, 2);
+}
+
+int ulfs_mkdir(ulfs *fs, const char *path, mode_t mode) {
+  return LOCKED(fs, mkdir_locked(fs, path, mode));
+}
+
+static int remove_locked(ulfs *fs, const char *path, bool dir) {
+  inode_m *parent, *ip;
+  const char *name;
+  size_t nlen;
+  if (fs->broken) return fs->broken;
+  int rc = lookup_parent(fs, path, &parent, &name, &nlen, &ip);
+  if (rc == -EBUSY) return dir ? -EBUSY : -EISDIR; /* the root */
+  if (rc) return rc;
+  if (!ip) return -ENOENT;
+  if (dir) {
+    if (!S_ISDIR(ip->mode)) return -ENOTDIR;
+    if ((rc = dir_load(fs, ip)) != 0) return rc;
+    if (ip->dir->n) return -ENOTEMPTY;
+  } else if (S_ISDIR(ip->mode)) {
+    return -EISDIR;
+  }
+  dir_remove(parent, dir_find(parent->dir, name, nlen));
+  ip->nlink = 0;
+  ip->ctime_ns = ulfs_now_ns();
+  ip->meta_dirty = true;
+  if (ip->opens == 0) {
+    drop_pages_from(fs, ip, 0);
+    if ((rc = ext_truncate(ip, 0)) != 0) return rc;
+    ip->size = 0;
+  }
+  inode_m *two[2] = {parent, ip};
+  if ((rc = commit(fs, two, 2)) != 0) return rc;
+  if (ip->opens == 0) inode_forget(fs, ip);
+  return 0;
+}
+
+int ulfs_unlink(ulfs *fs, const char *path) { return LOCKED(fs, remove_locked(fs, path, false)); }
+int ulfs_rmdir(ulfs *fs, const char *path) { return LOCKED(fs, remove_locked(fs, path, true)); }
+
+static int rename_locked(ulfs *fs, const char *from, const char *to) {
+  inode_m *fp, *fip, *tp, *tip;
+  const char *fname, *tname;
+  size_t fl, tl;
+  if (fs->broken) return fs->broken;
+  int rc = lookup_parent(fs, from, &fp, &fname, &fl, &fip);
+  if (rc) return rc;
+  if (!fip) return -ENOENT;
+  rc = lookup_parent(fs, to, &tp, &tname, &tl, &tip);
+  if (rc == -EBUSY) return -EEXIST;
+  if (rc) return rc;
+  if (fip == tip) return 0;
+  if (S_ISDIR(fip->mode)) {
+    /* a directory cannot move below itself: paths are canonical (no links, no dot entries), so
+     * a prefix test on the resolved names decides it */
+    size_t flen = strlen(from);
+    while (flen > 1 && from[flen - 1] == '/') flen--;
+    if (strncmp(to, from, flen) == 0 && (to[flen] == '/' || to[flen] == 0)) return -EINVAL;
+  }
+  if (tip) {
+    if (S_ISDIR(fip->mode) && !S_ISDIR(tip->mode)) return -ENOTDIR;
+    if (!S_ISDIR(fip->mode) && S_ISDIR(tip->mode)) return -EISDIR;
+    if (S_ISDIR(tip->mode)) {
+      if ((rc = dir_load(fs, tip)) != 0) return rc;
+      if (tip->dir->n) return -ENOTEMPTY;
+    }
+  }
+  if (!tip) { /* add first: the only step that can fail for lack of space */
+    if ((rc = dir_add(fs, tp, tname, tl, fip->ino, S_ISDIR(fip->mode) ? DT_DIR : DT_REG)) != 0)
+      return rc;
+  } else {
+    dirent_m *te = dir_find(tp->dir, tname, tl);
+    te->ino = fip->ino;
+    te->type = S_ISDIR(fip->mode) ? DT_DIR : DT_REG;
+    tp->dir->blk_dirty[te->blk] = 1;
+    tp->meta_dirty = true;
+    tip->nlink = 0;
+    tip->meta_dirty = true;
+    if (tip->opens == 0) {
+      drop_pages_from(fs, tip, 0);
+      if ((rc = ext_truncate(tip, 0)) != 0) return rc;
+      tip->size = 0;
+    }
+  }
+  dir_remove(fp, dir_find(fp->dir, fname, fl));
+  fip->ctime_ns = ulfs_now_ns();
+  inode_m *set[3] = {fp, tp != fp ? tp : NULL, tip};
+  if ((rc = commit(fs, set, 3)) != 0) return rc;
+  if (tip && tip->opens == 0) inode_forget(fs, tip);
+  return 0;
+}
+
+int ulfs_rename(ulfs *fs, const char *from, const char *to) {
+  return LOCKED(fs, rename_locked(fs, from, to));
+}
+
+static int getdents_locked(ulfs *fs, const char *path, uint64_t *cookie, void *buf, size_t len) {
+  inode_m *ip;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  if (rc) return rc;
+  if (!S_ISDIR(ip->mode)) return -ENOTDIR;
+  if ((rc = dir_load(fs, ip)) != 0) return rc;
+  size_t used = 0;
+  while (*cookie < ip->dir->n) {
+    const dirent_m *e = &ip->dir->ents[*cookie];
+    size_t nl = strlen(e->name);
+    size_t rl = (sizeof(ulfs_dirent) + nl + 1 + 7) & ~(size_t)7;
+    if (used + rl > len) break;
+    ulfs_dirent *d = (ulfs_dirent *)((uint8_t *)buf + used);
+    d->ino = e->ino;
+    d->reclen = (uint16_t)rl;
+    d->type = e->type;
+    memcpy(d->name, e->name, nl + 1);
+    used += rl;
+    (*cookie)++;
+  }
+  if (used == 0 && *cookie < ip->dir->n) return -EINVAL; /* buffer smaller than one record */
+  return (int)used;
+}
+
+int ulfs_getdents(ulfs *fs, const char *path, uint64_t *cookie, void *buf, size_t len) {
+  return LOCKED(fs, getdents_locked(fs, path, cookie, buf, len));
+}
+
+static int statfs_locked(ulfs *fs, ulfs_statfs *st) {
+  st->block_size = BS;
+  st->blocks = fs->sb.total_blocks - fs->sb.data_start;
+  st->blocks_free = fs->free_blocks;
+  st->inodes = fs->sb.inode_count;
+  st->inodes_free = fs->free_inodes;
+  return 0;
+}
+
+int ulfs_statfs_get(ulfs *fs, ulfs_statfs *st) { return LOCKED(fs, statfs_locked(fs, st)); }
+
+static int counters_locked(ulfs *fs, ulfs_counters *c) {
+  ulfs_dev *d = fs->dev;
+  c->dev_reads = atomic_load(&d->reads);
+  c->dev_writes = atomic_load(&d->writes);
+  c->dev_flushes = atomic_load(&d->flushes);
+  c->dev_read_bytes = atomic_load(&d->read_bytes);
+  c->dev_write_bytes = atomic_load(&d->write_bytes);
+  c->cache_hits = atomic_load(&fs->c_hits);
+  c->cache_misses = atomic_load(&fs->c_misses);
+  c->cache_evictions = atomic_load(&fs->c_evictions);
+  c->cache_writebacks = atomic_load(&fs->c_writebacks);
+  c->cache_wb_errors = atomic_load(&fs->c_wb_errors);
+  c->cache_pages = fs->cache.npages;
+  c->cache_dirty_pages = fs->cache.dirty;
+  c->journal_commits = fs->c_commits;
+  c->journal_blocks = fs->c_jblocks;
+  c->journal_replayed_txns = fs->c_replayed;
+  c->journal_wraps = fs->c_wraps;
+  return 0;
+}
+
+void ulfs_get_counters(ulfs *fs, ulfs_counters *c) { (void)LOCKED(fs, counters_locked(fs, c)); }

@@ -1,0 +1,295 @@
+/*
+ * internal.h -- shared declarations of the ulfs core. Never included by users of the library.
+ */
+#ifndef ULFS_INTERNAL_H
+#define ULFS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ulfs.h"
+
+#define BS ULFS_BLOCK_SIZE
+#define BOUNCE_PAGES 256u
+
+/* ---- logging, checksums ------------------------------------------------------------------ */
+void ulfs_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint32_t ulfs_crc32c(uint32_t crc, const void *buf, size_t len);
+int64_t ulfs_now_ns(void);
+void *ulfs_alloc_aligned(size_t len); /* BS-aligned, zeroed; NULL on failure */
+
+/* ---- device vtable ----------------------------------------------------------------------- *
+ * A backend implements block-granular I/O: offsets and lengths are multiples of BS and buffers
+ * are BS-aligned (what O_DIRECT, io_uring fixed buffers and an SPDK queue pair all need). Every
+ * call may come from any thread at the same time. Return 0 or a negative errno; short transfers
+ * are completed by the backend or reported as -EIO. */
+typedef struct ulfs_dev_ops {
+  const char *name;
+  int (*read)(ulfs_dev *dev, void *buf, uint64_t off, size_t len);
+  int (*write)(ulfs_dev *dev, const void *buf, uint64_t off, size_t len);
+  int (*flush)(ulfs_dev *dev); /* completed writes reach stable storage */
+  /* Optional: a long-lived buffer region (the page cache) the backend may pin/register. */
+  int (*register_buffer)(ulfs_dev *dev, void *base, size_t len);
+  void (*close)(ulfs_dev *dev);
+} ulfs_dev_ops;
+
+struct ulfs_dev {
+  const ulfs_dev_ops *ops;
+  ulfs_backend backend;
+  uint64_t size;
+  int direct;
+  _Atomic uint64_t reads, writes, flushes, read_bytes, write_bytes;
+};
+
+int ulfs_dev_read(ulfs_dev *dev, void *buf, uint64_t off, size_t len);
+int ulfs_dev_write(ulfs_dev *dev, const void *buf, uint64_t off, size_t len);
+int ulfs_dev_flush(ulfs_dev *dev);
+
+int ulfs_posix_open(const char *path, int flags, ulfs_dev **out);
+int ulfs_uring_open(const char *path, int flags, ulfs_dev **out);
+/* Shared by the POSIX and io_uring backends: opens path, O_DIRECT when allowed. */
+int ulfs_posix_open_fd(const char *path, int flags, int *fd, int *direct, uint64_t *size);
+
+/* ---- on-device format (docs/format/ulfs-device.md) --------------------------------------- */
+#define ULFS_MAGIC 0x53464c55u /* "ULFS" little-endian */
+#define ULFS_VERSION 1u
+#define ULFS_JHDR_MAGIC 0x48444a55u /* "UJDH" */
+#define ULFS_JCMT_MAGIC 0x544d4a55u /* "UJMT" */
+#define ULFS_XBLK_MAGIC 0x4b425855u /* "UXBK" extent overflow block */
+#define ULFS_ROOT_INO 1u
+#define INODE_SIZE 256u
+#define INODES_PER_BLOCK (BS / INODE_SIZE)
+#define INLINE_EXTENTS 12u
+#define XBLK_EXTENTS ((BS - 16u) / 16u) /* 255 */
+#define JHDR_FIXED 32u
+#define ULFS_DIR_MAGIC 0x52494455u /* "UDIR" */
+#define DIR_HDR 8u
+#define JHDR_TARGETS_FIRST ((BS - JHDR_FIXED) / 8u)
+
+typedef struct superblock {
+  uint32_t magic, version;
+  uint64_t generation;
+  uint8_t uuid[16];
+  uint32_t block_size, flags;
+  uint64_t total_blocks;
+  uint64_t journal_start, journal_blocks;
+  uint64_t bbitmap_start, bbitmap_blocks;
+  uint64_t ibitmap_start, ibitmap_blocks;
+  uint64_t itable_start, itable_blocks;
+  uint64_t inode_count;
+  uint64_t data_start;
+  uint64_t journal_head; /* block index inside the journal of the first txn to replay */
+  uint64_t journal_seq;  /* sequence number that txn must carry */
+  uint32_t clean;        /* 1 after a clean unmount */
+} superblock;
+#define SB_ENCODED 164u /* bytes before the crc; see sb_encode */
+
+typedef struct extent {
+  uint32_t lblk; /* first logical block */
+  uint32_t len;  /* blocks */
+  uint64_t pblk; /* first physical block */
+} extent;
+
+/* ---- in-memory structures ---------------------------------------------------------------- */
+typedef struct dirent_m {
+  char *name;
+  uint64_t ino;
+  uint8_t type;
+  uint32_t blk; /* index of the directory block holding it */
+} dirent_m;
+
+typedef struct dir_m {
+  dirent_m *ents;
+  uint32_t n, cap;
+  uint32_t *blk_used; /* bytes used per directory block */
+  uint8_t *blk_dirty;
+  uint32_t nblk;
+} dir_m;
+
+typedef struct run {
+  uint64_t start, len;
+  bool journaled; /* the blocks held journaled metadata (directory or extent overflow) */
+} run;
+
+typedef struct page page;
+
+typedef struct inode_m {
+  uint64_t ino;
+  uint32_t mode, nlink;
+  uint64_t size;
+  int64_t mtime_ns, ctime_ns;
+  extent *ext;
+  uint32_t next, extcap;
+  uint64_t *chain; /* extent overflow blocks as last persisted */
+  uint32_t nchain;
+  run *pfree; /* blocks released in memory, to be freed on disk by the next commit */
+  uint32_t npfree, pfreecap;
+  dir_m *dir;      /* loaded directory contents (directories only) */
+  int opens;       /* open descriptors */
+  bool meta_dirty; /* in-memory state differs from the persisted inode */
+  bool persisted;  /* the inode exists on the device */
+  int wb_err;      /* first write-back error since the last fsync (negative errno) */
+  page *pages;     /* cached pages of this file (list through page.inext) */
+  uint64_t ndirty;
+  struct inode_m *hnext;
+} inode_m;
+
+/* ---- page cache -------------------------------------------------------------------------- */
+struct page {
+  uint64_t ino, idx;
+  uint8_t *data;
+  bool dirty, valid;
+  int64_t dirtied_ns;
+  page *hnext;          /* hash chain */
+  page *inext, *iprev;  /* per-inode list */
+  page *pnext, *pprev;  /* owned by the policy */
+  uint32_t hint;        /* access hint for the policy (ULFS_HINT_*) */
+};
+
+/* The replacement policy interface: the cache calls these with the cache lock held. A policy
+ * keeps every resident page it was told about until on_remove, and victim() returns a page the
+ * cache may evict (the cache skips dirty pages by calling victim_next). */
+typedef struct cache_policy_ops {
+  const char *name;
+  void *(*create)(size_t npages);
+  void (*destroy)(void *p);
+  void (*on_insert)(void *p, page *pg);
+  void (*on_hit)(void *p, page *pg);
+  void (*on_remove)(void *p, page *pg);
+  /* Walks eviction candidates from the best one: prev NULL starts the walk. */
+  page *(*victim_next)(void *p, page *prev);
+} cache_policy_ops;
+extern const cache_policy_ops ulfs_policy_lru;
+
+typedef struct cache {
+  uint8_t *arena;
+  page *pages;
+  size_t npages;
+  page *free_list;
+  page **hash;
+  size_t nhash;
+  const cache_policy_ops *pol;
+  void *polstate;
+  size_t resident, dirty;
+} cache;
+
+int cache_init(cache *c, size_t bytes, const char *policy);
+void cache_destroy(cache *c);
+page *cache_lookup(cache *c, uint64_t ino, uint64_t idx);
+/* Returns a free page frame, evicting a clean page if needed; NULL when all pages are dirty. */
+page *cache_take_frame(cache *c);
+void cache_insert(cache *c, page *pg, inode_m *ip);
+/* Returns a frame from cache_take_frame that was never inserted. */
+void cache_remove_frame(cache *c, page *pg);
+void cache_remove(cache *c, page *pg, inode_m *ip);
+void cache_set_dirty(cache *c, page *pg, inode_m *ip, bool dirty);
+
+/* ---- the mounted file system ------------------------------------------------------------- */
+typedef struct fdesc {
+  inode_m *ip;
+  uint64_t pos;
+  int flags;
+  int advice;
+  bool used;
+} fdesc;
+
+typedef struct txn_blk { uint64_t blk; uint8_t *img; } txn_blk;
+typedef struct txn {
+  txn_blk *b;
+  uint32_t n, cap;
+} txn;
+
+struct ulfs {
+  ulfs_dev *dev;
+  superblock sb;
+  pthread_mutex_t lock; /* protects everything below; see docs/ulfs.md "Concurrency" */
+  uint8_t *balloc;      /* block bitmap as allocated in memory */
+  uint8_t *bdisk;       /* block bitmap as persisted (what the next commit writes) */
+  uint8_t *ialloc, *idisk;
+  uint64_t free_blocks, free_inodes;
+  uint64_t alloc_hint;
+  run *quar; /* freed journaled blocks, reusable only after the journal stops covering them */
+  uint32_t nquar, quarcap;
+  inode_m **ihash;
+  size_t nihash;
+  /* inode-table blocks as persisted, loaded on demand */
+  struct itblk { uint64_t blk; uint8_t *img; struct itblk *next; } **ithash;
+  size_t nithash;
+  uint64_t jpos, jseq; /* next journal block index and sequence number */
+  bool data_unflushed; /* data writes issued since the last device flush */
+  cache cache;
+  fdesc *fds;
+  int nfds;
+  uint32_t flush_interval_ms;
+  pthread_t flusher;
+  pthread_cond_t flusher_cv;
+  bool stopping, flusher_started;
+  uint8_t *bounce; /* BOUNCE_PAGES aligned pages for batched I/O */
+  int broken;      /* first metadata I/O error: the file system refuses changes after it */
+  _Atomic uint64_t c_hits, c_misses, c_evictions, c_writebacks, c_wb_errors;
+  uint64_t c_commits, c_jblocks, c_replayed, c_wraps;
+};
+
+/* superblock / layout */
+void sb_encode(const superblock *sb, uint8_t *blk);
+int sb_decode(const uint8_t *blk, superblock *sb);
+int sb_read_best(ulfs_dev *dev, superblock *sb);
+int sb_write(ulfs_dev *dev, superblock *sb); /* bumps generation, alternates slots */
+
+/* journal */
+void txn_init(txn *t);
+void txn_free(txn *t);
+uint8_t *txn_block(txn *t, uint64_t blk); /* image to fill for blk (zeroed when new) */
+int journal_commit(ulfs *fs, txn *t);
+/* Replays committed transactions from sb->journal_head; returns count or negative errno. On
+ * return end_pos and end_seq are where the next transaction goes. */
+int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *end_pos,
+                   uint64_t *end_seq);
+
+/* bitmaps */
+static inline bool bit_get(const uint8_t *bm, uint64_t i) { return (bm[i >> 3] >> (i & 7)) & 1; }
+static inline void bit_set(uint8_t *bm, uint64_t i) { bm[i >> 3] |= (uint8_t)(1u << (i & 7)); }
+static inline void bit_clr(uint8_t *bm, uint64_t i) { bm[i >> 3] &= (uint8_t)~(1u << (i & 7)); }
+/* Allocates up to `want` contiguous blocks near `goal` (at least 1); returns count or -ENOSPC. */
+int64_t balloc_run(ulfs *fs, uint64_t goal, uint64_t want, uint64_t *start);
+void bfree_mem(ulfs *fs, uint64_t start, uint64_t len);
+
+/* inodes and extents */
+inode_m *iget(ulfs *fs, uint64_t ino, int *err);
+int inode_new(ulfs *fs, uint32_t mode, inode_m **out);
+void inode_forget(ulfs *fs, inode_m *ip);
+/* Physical block of logical block lblk, 0 when it is a hole; *contig gets how many following
+ * logical blocks are physically contiguous (including this one). */
+uint64_t ext_map(const inode_m *ip, uint64_t lblk, uint64_t *contig);
+int ext_add(inode_m *ip, uint64_t lblk, uint64_t pblk, uint64_t len);
+/* Drops mappings at or beyond lblk, recording them in ip->pfree. */
+int ext_truncate(inode_m *ip, uint64_t lblk);
+int pfree_add(inode_m *ip, uint64_t start, uint64_t len, bool journaled);
+/* Fills the images of fixed metadata blocks (bitmaps, inode table) in t from memory. */
+void txn_finalize(ulfs *fs, txn *t);
+uint64_t ext_blocks(const inode_m *ip);
+/* Adds the inode's persisted form (table slot, bitmaps, overflow blocks) to t. */
+int inode_persist(ulfs *fs, inode_m *ip, txn *t);
+void inode_decode(const uint8_t *slot, inode_m *ip, uint64_t *xblk);
+int itable_block(ulfs *fs, uint64_t blk, uint8_t **img);
+/* After a commit: releases ip->pfree into the allocator (or quarantine for journaled blocks). */
+void inode_release_pfree(ulfs *fs, inode_m *ip);
+
+/* directories */
+int dir_load(ulfs *fs, inode_m *dp);
+dirent_m *dir_find(dir_m *d, const char *name, size_t nlen);
+int dir_add(ulfs *fs, inode_m *dp, const char *name, size_t nlen, uint64_t ino, uint8_t type);
+void dir_remove(inode_m *dp, dirent_m *e);
+int dir_persist(ulfs *fs, inode_m *dp, txn *t);
+void dir_free(dir_m *d);
+/* Parses one directory block; calls fn per entry; returns -EUCLEAN if malformed. */
+int dir_parse_block(const uint8_t *blk, int (*fn)(void *arg, const char *name, size_t nlen,
+                                                  uint64_t ino, uint8_t type),
+                    void *arg);
+
+/* data path (fs.c) */
+int inode_writeback(ulfs *fs, inode_m *ip);
+
+#endif

@@ -1,0 +1,254 @@
+/* journal.c -- superblock codec and the metadata journal.
+ *
+ * The journal is physical redo logging of whole metadata blocks (inode table, bitmaps, directory
+ * blocks, extent overflow blocks). A transaction is written as ONE contiguous device write:
+ *   header block(s) | block images | commit block (crc32c over headers and images)
+ * then the device is flushed (the commit point), then the images are written to their home
+ * locations ("checkpoint"). Invariants:
+ *  J1 a transaction is either replayed whole or not at all: a torn or stale tail fails the
+ *     magic, sequence or checksum test and ends the replay;
+ *  J2 replay is idempotent, so replaying an already checkpointed transaction is harmless;
+ *  J3 a block freed by a transaction that logged an image of it is not reused before the
+ *     superblock's journal head moves past that transaction (quarantine in fs.c), so a replay
+ *     never overwrites live file data with an old metadata image;
+ *  J4 data blocks a transaction refers to are flushed before its commit (ordered mode).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+static uint32_t get32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t get64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+void sb_encode(const superblock *sb, uint8_t *b) {
+  memset(b, 0, BS);
+  put32(b + 0, sb->magic);
+  put32(b + 4, sb->version);
+  put64(b + 8, sb->generation);
+  memcpy(b + 16, sb->uuid, 16);
+  put32(b + 32, sb->block_size);
+  put32(b + 36, sb->flags);
+  put64(b + 40, sb->total_blocks);
+  put64(b + 48, sb->journal_start);
+  put64(b + 56, sb->journal_blocks);
+  put64(b + 64, sb->bbitmap_start);
+  put64(b + 72, sb->bbitmap_blocks);
+  put64(b + 80, sb->ibitmap_start);
+  put64(b + 88, sb->ibitmap_blocks);
+  put64(b + 96, sb->itable_start);
+  put64(b + 104, sb->itable_blocks);
+  put64(b + 112, sb->inode_count);
+  put64(b + 120, sb->data_start);
+  put64(b + 128, sb->journal_head);
+  put64(b + 136, sb->journal_seq);
+  put32(b + 144, sb->clean);
+  /* bytes 148..163 reserved, zero */
+  put32(b + SB_ENCODED, ulfs_crc32c(0, b, SB_ENCODED));
+}
+
+int sb_decode(const uint8_t *b, superblock *sb) {
+  if (get32(b) != ULFS_MAGIC) return -EINVAL;
+  if (get32(b + SB_ENCODED) != ulfs_crc32c(0, b, SB_ENCODED)) return -EUCLEAN;
+  sb->magic = get32(b + 0);
+  sb->version = get32(b + 4);
+  if (sb->version != ULFS_VERSION) return -EPROTONOSUPPORT;
+  sb->generation = get64(b + 8);
+  memcpy(sb->uuid, b + 16, 16);
+  sb->block_size = get32(b + 32);
+  sb->flags = get32(b + 36);
+  sb->total_blocks = get64(b + 40);
+  sb->journal_start = get64(b + 48);
+  sb->journal_blocks = get64(b + 56);
+  sb->bbitmap_start = get64(b + 64);
+  sb->bbitmap_blocks = get64(b + 72);
+  sb->ibitmap_start = get64(b + 80);
+  sb->ibitmap_blocks = get64(b + 88);
+  sb->itable_start = get64(b + 96);
+  sb->itable_blocks = get64(b + 104);
+  sb->inode_count = get64(b + 112);
+  sb->data_start = get64(b + 120);
+  sb->journal_head = get64(b + 128);
+  sb->journal_seq = get64(b + 136);
+  sb->clean = get32(b + 144);
+  if (sb->block_size != BS || sb->journal_head >= sb->journal_blocks ||
+      sb->data_start > sb->total_blocks)
+    return -EUCLEAN;
+  return 0;
+}
+
+/* Two superblock slots (blocks 0 and 1) written alternately: a torn superblock write leaves the
+ * other slot, one generation older, intact. */
+int sb_read_best(ulfs_dev *dev, superblock *out) {
+  uint8_t *b = ulfs_alloc_aligned(2 * BS);
+  if (!b) return -ENOMEM;
+  int rc = ulfs_dev_read(dev, b, 0, 2 * BS);
+  if (rc) {
+    free(b);
+    return rc;
+  }
+  superblock s[2];
+  int ok[2];
+  for (int i = 0; i < 2; i++) ok[i] = sb_decode(b + i * BS, &s[i]);
+  free(b);
+  if (ok[0] && ok[1]) return ok[0] == -EPROTONOSUPPORT || ok[1] == -EPROTONOSUPPORT
+                                 ? -EPROTONOSUPPORT : -EINVAL;
+  int best = ok[0] ? 1 : ok[1] ? 0 : (s[1].generation > s[0].generation ? 1 : 0);
+  *out = s[best];
+  return 0;
+}
+
+int sb_write(ulfs_dev *dev, superblock *sb) {
+  sb->generation++;
+  uint8_t *b = ulfs_alloc_aligned(BS);
+  if (!b) return -ENOMEM;
+  sb_encode(sb, b);
+  int rc = ulfs_dev_write(dev, b, (sb->generation % 2) * BS, BS);
+  free(b);
+  return rc;
+}
+
+/* ---- transactions --------------------------------------------------------------------- */
+void txn_init(txn *t) { memset(t, 0, sizeof *t); }
+
+void txn_free(txn *t) {
+  for (uint32_t i = 0; i < t->n; i++) free(t->b[i].img);
+  free(t->b);
+  memset(t, 0, sizeof *t);
+}
+
+uint8_t *txn_block(txn *t, uint64_t blk) {
+  for (uint32_t i = 0; i < t->n; i++)
+    if (t->b[i].blk == blk) return t->b[i].img;
+  if (t->n == t->cap) {
+    uint32_t nc = t->cap ? t->cap * 2 : 16;
+    txn_blk *nb = realloc(t->b, nc * sizeof *nb);
+    if (!nb) return NULL;
+    t->b = nb;
+    t->cap = nc;
+  }
+  uint8_t *img = ulfs_alloc_aligned(BS);
+  if (!img) return NULL;
+  t->b[t->n].blk = blk;
+  t->b[t->n].img = img;
+  t->n++;
+  return img;
+}
+
+static uint32_t hdr_blocks(uint32_t n) {
+  if (n <= JHDR_TARGETS_FIRST) return 1;
+  return 1 + (n - JHDR_TARGETS_FIRST + BS / 8 - 1) / (BS / 8);
+}
+
+static uint64_t *hdr_target(uint8_t *hdr, uint32_t i) {
+  return (uint64_t *)(hdr + JHDR_FIXED + (size_t)i * 8);
+}
+
+static int journal_wrap(ulfs *fs) {
+  /* Every earlier transaction is checkpointed (commit writes home before returning); make the
+   * home writes durable, then move the head so none of them is replayed again (J3). */
+  int rc = ulfs_dev_flush(fs->dev);
+  if (rc) return rc;
+  fs->sb.journal_head = 0;
+  fs->sb.journal_seq = fs->jseq;
+  rc = sb_write(fs->dev, &fs->sb);
+  if (rc) return rc;
+  rc = ulfs_dev_flush(fs->dev);
+  if (rc) return rc;
+  fs->jpos = 0;
+  fs->c_wraps++;
+  for (uint32_t i = 0; i < fs->nquar; i++) bfree_mem(fs, fs->quar[i].start, fs->quar[i].len);
+  fs->nquar = 0;
+  return 0;
+}
+
+int journal_commit(ulfs *fs, txn *t) {
+  if (t->n == 0) return 0;
+  uint32_t nh = hdr_blocks(t->n);
+  uint64_t total = (uint64_t)nh + t->n + 1;
+  if (total > fs->sb.journal_blocks) return -ENOSPC;
+  int rc;
+  if (fs->jpos + total > fs->sb.journal_blocks && (rc = journal_wrap(fs)) != 0) return rc;
+  if (fs->data_unflushed) { /* J4 */
+    if ((rc = ulfs_dev_flush(fs->dev)) != 0) return rc;
+    fs->data_unflushed = false;
+  }
+  uint8_t *buf = ulfs_alloc_aligned(total * BS);
+  if (!buf) return -ENOMEM;
+  put32(buf, ULFS_JHDR_MAGIC);
+  put64(buf + 8, fs->jseq);
+  put32(buf + 16, t->n);
+  put32(buf + 20, nh);
+  for (uint32_t i = 0; i < t->n; i++) {
+    /* targets continue across header blocks without per-block headers after the first */
+    put64((uint8_t *)hdr_target(buf, i), t->b[i].blk);
+    memcpy(buf + (nh + i) * (size_t)BS, t->b[i].img, BS);
+  }
+  uint8_t *cm = buf + (nh + t->n) * (size_t)BS;
+  put32(cm, ULFS_JCMT_MAGIC);
+  put64(cm + 8, fs->jseq);
+  put32(cm + 16, t->n);
+  put32(cm + 20, ulfs_crc32c(0, buf, (nh + t->n) * (size_t)BS));
+  rc = ulfs_dev_write(fs->dev, buf, (fs->sb.journal_start + fs->jpos) * BS, total * BS);
+  free(buf);
+  if (rc) return rc;
+  if ((rc = ulfs_dev_flush(fs->dev)) != 0) return rc; /* the commit point */
+  fs->jpos += total;
+  fs->jseq++;
+  fs->c_commits++;
+  fs->c_jblocks += total;
+  for (uint32_t i = 0; i < t->n; i++) {
+    if ((rc = ulfs_dev_write(fs->dev, t->b[i].img, t->b[i].blk * BS, BS)) != 0) return rc;
+  }
+  return 0;
+}
+
+int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *end_pos,
+                   uint64_t *end_seq) {
+  uint64_t pos = sb->journal_head, seq = sb->journal_seq;
+  int count = 0, rc = 0;
+  uint8_t *hdr = ulfs_alloc_aligned(BS);
+  if (!hdr) return -ENOMEM;
+  for (;;) {
+    if (pos + 2 > sb->journal_blocks) break;
+    if ((rc = ulfs_dev_read(dev, hdr, (sb->journal_start + pos) * BS, BS)) != 0) break;
+    if (get32(hdr) != ULFS_JHDR_MAGIC || get64(hdr + 8) != seq) break;
+    uint32_t n = get32(hdr + 16), nh = get32(hdr + 20);
+    if (n == 0 || nh != hdr_blocks(n)) break;
+    uint64_t total = (uint64_t)nh + n + 1;
+    if (pos + total > sb->journal_blocks) break;
+    uint8_t *buf = ulfs_alloc_aligned(total * BS);
+    if (!buf) {
+      rc = -ENOMEM;
+      break;
+    }
+    if ((rc = ulfs_dev_read(dev, buf, (sb->journal_start + pos) * BS, total * BS)) != 0) {
+      free(buf);
+      break;
+    }
+    uint8_t *cm = buf + (nh + n) * (size_t)BS;
+    bool ok = get32(cm) == ULFS_JCMT_MAGIC && get64(cm + 8) == seq && get32(cm + 16) == n &&
+              get32(cm + 20) == ulfs_crc32c(0, buf, (nh + n) * (size_t)BS);
+    for (uint32_t i = 0; ok && i < n; i++) {
+      uint64_t blk = *hdr_target(buf, i);
+      /* only metadata locations outside the superblocks and the journal may be targets */
+      if (blk < sb->bbitmap_start || blk >= sb->total_blocks) ok = false;
+    }
+    for (uint32_t i = 0; apply && ok && i < n && rc == 0; i++)
+      rc = ulfs_dev_write(dev, buf + (nh + i) * (size_t)BS, *hdr_target(buf, i) * BS, BS);
+    free(buf);
+    if (!ok || rc) break;
+    pos += total;
+    seq++;
+    count++;
+  }
+  free(hdr);
+  if (rc) return rc;
+  if (apply && count && (rc = ulfs_dev_flush(dev)) != 0) return rc;
+  *end_pos = pos;
+  *end_seq = seq;
+  return count;
+}
