@@ -378,6 +378,13 @@ static page *get_page(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t ra, int *err
     return NULL;
   }
   pg = cache_lookup(&fs->cache, ip->ino, idx);
+  if (!pg && ra > 1) { /* the readahead evicted its own first page: fetch it alone */
+    if ((rc = fill_pages(fs, ip, idx, 1, 0)) != 0) {
+      *err = rc;
+      return NULL;
+    }
+    pg = cache_lookup(&fs->cache, ip->ino, idx);
+  }
   if (!pg) *err = -EIO;
   return pg;
 }
@@ -387,9 +394,10 @@ static fdesc *getfd(ulfs *fs, int fd) {
   return &fs->fds[fd];
 }
 
-static uint64_t readahead_pages(const fdesc *f, uint64_t need) {
+static uint64_t readahead_pages(const ulfs *fs, const fdesc *f, uint64_t need) {
   uint64_t ra = f->advice == POSIX_FADV_RANDOM ? 1 : f->advice == POSIX_FADV_SEQUENTIAL ? 64 : 8;
   if (need > ra) ra = need;
+  if (ra > fs->cache.npages / 4) ra = fs->cache.npages / 4;
   return ra > BOUNCE_PAGES ? BOUNCE_PAGES : ra;
 }
 
@@ -405,7 +413,7 @@ static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off)
     size_t n = BS - in < len - done ? BS - in : len - done;
     uint64_t need = (len - done + in + BS - 1) / BS;
     int err = 0;
-    page *pg = get_page(fs, ip, idx, readahead_pages(f, need), &err);
+    page *pg = get_page(fs, ip, idx, readahead_pages(fs, f, need), &err);
     if (!pg) return done ? (ssize_t)done : err;
     memcpy((uint8_t *)buf + done, pg->data + in, n);
     done += n;
