@@ -1,0 +1,97 @@
+package org.apache.hadoop.hbase.rlsm.file;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
+import org.apache.hadoop.hbase.rlsm.index.RowHash;
+import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.Test;
+
+public class TestRlsmFileRoundTrip {
+  private static void assertSameCells(List<Cell> want, KeyValue[] got) {
+    assertEquals(want.size(), got.length);
+    for (int i = 0; i < got.length; i++) {
+      assertTrue("cell " + i, RlsmFileFixture.sameCell(want.get(i), got[i]));
+    }
+  }
+
+  @Test
+  public void everyRowReadsBackExactly() throws Exception {
+    RlsmFileFixture fx = new RlsmFileFixture("roundtrip");
+    TreeMap<byte[], List<Cell>> rows = RlsmFileFixture.randomRows(new Random(1), 3000);
+    Path p = fx.write("f1", rows, FileRole.FLUSH, 0.01, 777);
+    assertTrue(RlsmFileFormat.isRlsmFile(fx.fs, p));
+    try (RlsmFileReader r = RlsmFileReader.open(fx.fs, p)) {
+      assertEquals(777, r.trailer().maxSequenceId());
+      assertEquals(FileRole.FLUSH, r.trailer().role());
+      assertEquals(3000, r.trailer().rowCount());
+      long cells = rows.values().stream().mapToLong(List::size).sum();
+      assertEquals(cells, r.trailer().cellCount());
+      long maxMvcc = rows.values().stream().flatMap(List::stream)
+        .mapToLong(Cell::getSequenceId).max().getAsLong();
+      assertEquals(maxMvcc, r.trailer().maxMemstoreTs());
+      assertArrayEquals(rows.firstKey(), r.firstRow());
+      assertArrayEquals(rows.lastKey(), r.lastRow());
+      assertArrayEquals(RlsmFileFixture.FAMILY, r.family());
+      for (Map.Entry<byte[], List<Cell>> e : rows.entrySet()) {
+        assertSameCells(e.getValue(), r.readRow(e.getKey(), 0, e.getKey().length));
+      }
+      assertNull(r.readRow(Bytes.toBytes("absent-row-xyz"), 0, 14));
+      // Records are stored in hash order.
+      for (int i = 1; i < r.index().size(); i++) {
+        byte[] a = r.index().row(i - 1);
+        byte[] b = r.index().row(i);
+        int c = Integer.compareUnsigned(RowHash.hash(a), RowHash.hash(b));
+        assertTrue(c < 0 || (c == 0 && Bytes.compareTo(a, b) < 0));
+      }
+      SortedRowView view = r.sortedView();
+      int pos = 0;
+      for (byte[] row : rows.keySet()) {
+        assertArrayEquals(row, r.index().row(view.entry(pos++)));
+      }
+      r.verifyData();
+    }
+  }
+
+  @Test
+  public void emptyFileIsValid() throws Exception {
+    RlsmFileFixture fx = new RlsmFileFixture("empty");
+    Path p = fx.write("empty", new TreeMap<>(Bytes.BYTES_COMPARATOR), FileRole.FLUSH, 0.01, 5);
+    try (RlsmFileReader r = RlsmFileReader.open(fx.fs, p)) {
+      assertEquals(0, r.trailer().rowCount());
+      assertNull(r.firstRow());
+      assertNull(r.bloom());
+      assertFalse(r.mightContain(Bytes.toBytes("x"), 0, 1));
+      assertEquals(5, r.trailer().maxSequenceId());
+      assertEquals(0, r.sortedView().size());
+    }
+  }
+
+  @Test
+  public void segmentWithoutBloomUsesIndexForMembership() throws Exception {
+    RlsmFileFixture fx = new RlsmFileFixture("nobloom");
+    TreeMap<byte[], List<Cell>> rows = RlsmFileFixture.randomRows(new Random(2), 100);
+    Path p = fx.write("seg", rows, FileRole.SEGMENT, 0, 9);
+    try (RlsmFileReader r = RlsmFileReader.open(fx.fs, p)) {
+      assertNull(r.bloom());
+      assertEquals(FileRole.SEGMENT, r.trailer().role());
+      for (byte[] row : rows.keySet()) {
+        assertTrue(r.mightContain(row, 0, row.length));
+      }
+      assertFalse(r.mightContain(Bytes.toBytes("zzz-not-there"), 0, 13));
+    }
+  }
+}
