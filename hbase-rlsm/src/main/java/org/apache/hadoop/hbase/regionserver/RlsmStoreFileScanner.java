@@ -106,9 +106,20 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
     return ret;
   }
 
+  /**
+   * Sorted position of the first row {@code >= key}'s row: the hash index finds an existing row
+   * in O(1) (the common case: Gets and row seeks), a binary search handles absent rows.
+   */
+  private int rowPosition(Cell key) {
+    int e = file.index().find(key.getRowArray(), key.getRowOffset(), key.getRowLength());
+    return e >= 0
+      ? view.position(e)
+      : view.lowerBound(key.getRowArray(), key.getRowOffset(), key.getRowLength());
+  }
+
   @Override
   public boolean seek(Cell key) throws IOException {
-    int pos = view.lowerBound(key.getRowArray(), key.getRowOffset(), key.getRowLength());
+    int pos = rowPosition(key);
     if (pos >= view.size()) {
       cur = null;
       return false;

@@ -10,6 +10,7 @@ import java.util.Arrays;
 public final class SortedRowView {
   private final HashIndex index;
   private final int[] order; // position -> index entry
+  private final int[] rank; // index entry -> position
 
   public SortedRowView(HashIndex index) {
     this.index = index;
@@ -19,9 +20,16 @@ public final class SortedRowView {
     }
     Arrays.sort(boxed, index::compareRows);
     this.order = new int[boxed.length];
+    this.rank = new int[boxed.length];
     for (int i = 0; i < boxed.length; i++) {
       order[i] = boxed[i];
+      rank[boxed[i]] = i;
     }
+  }
+
+  /** Sorted position of index entry {@code entry}. */
+  public int position(int entry) {
+    return rank[entry];
   }
 
   public int size() {

@@ -26,6 +26,7 @@ public class TestSortedRowView {
       assertEquals(sorted.size(), view.size());
       for (int i = 0; i < sorted.size(); i++) {
         assertArrayEquals(sorted.get(i), r.index().row(view.entry(i)));
+        assertEquals(i, view.position(view.entry(i)));
       }
       Random rnd = new Random(8);
       for (int i = 0; i < 5000; i++) {
