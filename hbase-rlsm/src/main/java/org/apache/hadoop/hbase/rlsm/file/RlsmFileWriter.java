@@ -54,6 +54,7 @@ public final class RlsmFileWriter implements Closeable {
   private long dataBytes;
   private byte[] firstRow;
   private byte[] lastRow;
+  private byte[] lastAppended; // last row completed through append(Cell), for the order check
   private boolean finished;
   private long length = -1;
 
@@ -86,38 +87,64 @@ public final class RlsmFileWriter implements Closeable {
 
   /** Cells must come in {@code CellComparator} order and belong to this writer's family. */
   public void append(Cell cell) {
-    if (finished) {
-      throw new IllegalStateException("append after finish on " + path);
-    }
+    checkOpen();
     if (!rowCells.isEmpty() && !CellUtil.matchingRows(rowCells.get(0), cell)) {
       endRow();
     }
     rowCells.add(cell);
-    cellCount++;
-    maxMemstoreTs = Math.max(maxMemstoreTs, cell.getSequenceId());
-    minTimestamp = Math.min(minTimestamp, cell.getTimestamp());
-    maxTimestamp = Math.max(maxTimestamp, cell.getTimestamp());
-    if (CellUtil.isDeleteFamily(cell) || CellUtil.isDeleteFamilyVersion(cell)) {
-      deleteFamilyCount++;
-    }
   }
 
   private void endRow() {
     Cell[] cells = rowCells.toArray(new Cell[0]);
+    rowCells.clear();
     byte[] row = CellUtil.cloneRow(cells[0]);
-    if (lastRow != null && Bytes.compareTo(lastRow, row) >= 0) {
+    if (lastAppended != null && Bytes.compareTo(lastAppended, row) >= 0) {
       throw new IllegalStateException("rows out of order in " + path + ": "
-        + Bytes.toStringBinary(lastRow) + " then " + Bytes.toStringBinary(row));
+        + Bytes.toStringBinary(lastAppended) + " then " + Bytes.toStringBinary(row));
     }
-    if (firstRow == null) {
+    addRow(row, cells, 0, cells.length);
+    lastAppended = row;
+  }
+
+  /**
+   * Adds one whole row whose cells are in {@code CellComparator} order. Rows may come in any
+   * order (a hash memstore hands them over unsorted), but each row at most once per file.
+   */
+  public void appendRow(Cell[] cells, int from, int to) {
+    checkOpen();
+    if (!rowCells.isEmpty()) {
+      endRow();
+    }
+    addRow(CellUtil.cloneRow(cells[from]), cells, from, to);
+  }
+
+  private void checkOpen() {
+    if (finished) {
+      throw new IllegalStateException("append after finish on " + path);
+    }
+  }
+
+  private void addRow(byte[] row, Cell[] cells, int from, int to) {
+    for (int i = from; i < to; i++) {
+      Cell cell = cells[i];
+      maxMemstoreTs = Math.max(maxMemstoreTs, cell.getSequenceId());
+      minTimestamp = Math.min(minTimestamp, cell.getTimestamp());
+      maxTimestamp = Math.max(maxTimestamp, cell.getTimestamp());
+      if (CellUtil.isDeleteFamily(cell) || CellUtil.isDeleteFamilyVersion(cell)) {
+        deleteFamilyCount++;
+      }
+    }
+    cellCount += to - from;
+    if (firstRow == null || Bytes.compareTo(row, firstRow) < 0) {
       firstRow = row;
     }
-    lastRow = row;
+    if (lastRow == null || Bytes.compareTo(row, lastRow) > 0) {
+      lastRow = row;
+    }
     scratch.reset();
-    RowRecordCodec.encode(scratch, cells, 0, cells.length);
+    RowRecordCodec.encode(scratch, cells, from, to);
     rows.add(new PendingRow(RowHash.hash(row), row, scratch.toByteArray()));
     dataBytes += scratch.length();
-    rowCells.clear();
   }
 
   /** Adds a meta-section entry (see {@link FileMeta} for the well-known keys). */
@@ -150,6 +177,12 @@ public final class RlsmFileWriter implements Closeable {
       int c = Integer.compareUnsigned(a.hash, b.hash);
       return c != 0 ? c : Bytes.compareTo(a.row, b.row);
     });
+    for (int i = 1; i < rows.size(); i++) {
+      if (Bytes.equals(rows.get(i - 1).row, rows.get(i).row)) {
+        throw new IllegalStateException(
+          "row " + Bytes.toStringBinary(rows.get(i).row) + " added twice to " + path);
+      }
+    }
     HashIndex.Builder index = new HashIndex.Builder(rows.size());
     BloomFilter bloom = bloomFpp > 0 && !rows.isEmpty() ? BloomFilter.create(rows.size(), bloomFpp) : null;
     CRC32C dataCrc = new CRC32C();

@@ -67,6 +67,40 @@ public class TestRlsmFileRoundTrip {
   }
 
   @Test
+  public void rowsAppendedInAnyOrderGiveTheSameFile() throws Exception {
+    RlsmFileFixture fx = new RlsmFileFixture("anyorder");
+    TreeMap<byte[], List<Cell>> rows = RlsmFileFixture.randomRows(new Random(11), 500);
+    Path sorted = fx.write("sorted", rows, FileRole.FLUSH, 0.01, 3);
+    List<List<Cell>> shuffled = new java.util.ArrayList<>(rows.values());
+    java.util.Collections.shuffle(shuffled, new Random(12));
+    Path any = new Path(fx.dir, "any");
+    RlsmFileWriter w = new RlsmFileWriter(fx.fs, any, RlsmFileFixture.FAMILY, FileRole.FLUSH, 0.01);
+    for (List<Cell> cells : shuffled) {
+      w.appendRow(cells.toArray(new Cell[0]), 0, cells.size());
+    }
+    w.finish(3);
+    try (RlsmFileReader a = RlsmFileReader.open(fx.fs, sorted);
+      RlsmFileReader b = RlsmFileReader.open(fx.fs, any)) {
+      assertEquals(a.trailer().data().length(), b.trailer().data().length());
+      assertEquals(a.trailer().data().crc(), b.trailer().data().crc());
+      assertArrayEquals(a.firstRow(), b.firstRow());
+      assertArrayEquals(a.lastRow(), b.lastRow());
+      assertEquals(a.trailer().cellCount(), b.trailer().cellCount());
+    }
+    RlsmFileWriter dup =
+      new RlsmFileWriter(fx.fs, new Path(fx.dir, "dup"), RlsmFileFixture.FAMILY, FileRole.FLUSH, 0);
+    List<Cell> one = rows.firstEntry().getValue();
+    dup.appendRow(one.toArray(new Cell[0]), 0, one.size());
+    dup.appendRow(one.toArray(new Cell[0]), 0, one.size());
+    try {
+      dup.finish(1);
+      org.junit.Assert.fail("a row added twice must be refused");
+    } catch (IllegalStateException e) {
+      assertTrue(e.getMessage().contains("added twice"));
+    }
+  }
+
+  @Test
   public void emptyFileIsValid() throws Exception {
     RlsmFileFixture fx = new RlsmFileFixture("empty");
     Path p = fx.write("empty", new TreeMap<>(Bytes.BYTES_COMPARATOR), FileRole.FLUSH, 0.01, 5);
