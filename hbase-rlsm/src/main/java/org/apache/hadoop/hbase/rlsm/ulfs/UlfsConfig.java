@@ -1,0 +1,76 @@
+package org.apache.hadoop.hbase.rlsm.ulfs;
+
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Every configuration key of the ulfs Hadoop file system, with its default. Documented in
+ * docs/configuration.md, section "ulfs".
+ */
+public final class UlfsConfig {
+  private UlfsConfig() {
+  }
+
+  /** Image file or block device holding the file system. Required (unless backend=memory). */
+  public static final String DEVICE_KEY = "fs.ulfs.device";
+
+  /** Size of the image created when the device is absent. */
+  public static final String DEVICE_BYTES_KEY = "fs.ulfs.device.bytes";
+  public static final long DEFAULT_DEVICE_BYTES = 4L << 30;
+
+  /** Create and format the image when fs.ulfs.device does not exist. */
+  public static final String FORMAT_IF_MISSING_KEY = "fs.ulfs.format.if.missing";
+  public static final boolean DEFAULT_FORMAT_IF_MISSING = true;
+
+  /** Device backend: io_uring (falls back to posix when unavailable), posix, or memory. */
+  public static final String BACKEND_KEY = "fs.ulfs.backend";
+  public static final String DEFAULT_BACKEND = "io_uring";
+
+  /** io_uring only: ask for a kernel submission-polling thread per ring. */
+  public static final String SQPOLL_KEY = "fs.ulfs.io_uring.sqpoll";
+  public static final boolean DEFAULT_SQPOLL = false;
+
+  /** Try O_DIRECT on the device (falls back to buffered I/O, logged, when refused). */
+  public static final String DIRECT_KEY = "fs.ulfs.direct";
+  public static final boolean DEFAULT_DIRECT = true;
+
+  /** Bytes of the ulfs page cache (4 KB pages, at least 64). */
+  public static final String CACHE_BYTES_KEY = "fs.ulfs.cache.bytes";
+  public static final long DEFAULT_CACHE_BYTES = 128L << 20;
+
+  /** Period of the flusher thread that writes back dirty pages and commits their metadata. */
+  public static final String FLUSH_INTERVAL_MS_KEY = "fs.ulfs.flush.interval.ms";
+  public static final int DEFAULT_FLUSH_INTERVAL_MS = 1000;
+
+  /** Inodes to create when formatting; 0 means one per 16 blocks. */
+  public static final String INODES_KEY = "fs.ulfs.format.inodes";
+  public static final long DEFAULT_INODES = 0;
+
+  /** Block size reported to Hadoop (HBase derives WAL roll sizes from it). */
+  public static final String BLOCK_SIZE_KEY = "fs.ulfs.block.size";
+  public static final long DEFAULT_BLOCK_SIZE = 128L << 20;
+
+  /** Size of each stream's read/write buffer, unless the caller passes one. */
+  public static final String BUFFER_BYTES_KEY = "fs.ulfs.stream.buffer.bytes";
+  public static final int DEFAULT_BUFFER_BYTES = 64 << 10;
+
+  /** Native backend codes (ulfs_backend in ulfs.h). */
+  static final int BACKEND_MEMORY = 0;
+  static final int BACKEND_POSIX = 1;
+  static final int BACKEND_IO_URING = 2;
+
+  static int backendCode(Configuration conf) {
+    String b = conf.getTrimmed(BACKEND_KEY, DEFAULT_BACKEND).toLowerCase(Locale.ROOT);
+    switch (b) {
+      case "memory":
+        return BACKEND_MEMORY;
+      case "posix":
+        return BACKEND_POSIX;
+      case "io_uring":
+        return BACKEND_IO_URING;
+      default:
+        throw new IllegalArgumentException(
+          BACKEND_KEY + " must be io_uring, posix or memory but was " + b);
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package org.apache.hadoop.hbase.rlsm.ulfs;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.Locale;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.Syncable;
+
+/**
+ * Output stream over a ulfs descriptor, buffered in one direct buffer. {@link #hflush()} moves
+ * the buffer into the ulfs page cache, where every reader of the mount sees it;
+ * {@link #hsync()} additionally makes data and metadata durable on the device before
+ * returning. {@link #close()} flushes and makes the file durable. All methods are synchronized:
+ * HBase's WAL calls hflush/hsync from sync threads while another thread appends.
+ */
+final class UlfsOutputStream extends OutputStream implements Syncable, StreamCapabilities {
+  private final UlfsFile file;
+  private final ByteBuffer buf;
+  private boolean closed;
+
+  UlfsOutputStream(UlfsFile file, int bufferSize) {
+    this.file = file;
+    this.buf = ByteBuffer.allocateDirect(Math.max(4096, bufferSize));
+  }
+
+  private void checkOpen() throws IOException {
+    if (closed) {
+      throw new IOException(FSExceptionMessages.STREAM_IS_CLOSED + ": " + file.path());
+    }
+  }
+
+  private void drain() throws IOException {
+    if (buf.position() > 0) {
+      int n = buf.position();
+      buf.clear(); // cleared first: a failed write must not be retried with stale bytes
+      file.write(buf, 0, n);
+    }
+  }
+
+  @Override
+  public synchronized void write(int b) throws IOException {
+    checkOpen();
+    if (!buf.hasRemaining()) {
+      drain();
+    }
+    buf.put((byte) b);
+  }
+
+  @Override
+  public synchronized void write(byte[] b, int off, int len) throws IOException {
+    checkOpen();
+    if (off < 0 || len < 0 || len > b.length - off) {
+      throw new IndexOutOfBoundsException();
+    }
+    while (len > 0) {
+      if (!buf.hasRemaining()) {
+        drain();
+      }
+      int n = Math.min(len, buf.remaining());
+      buf.put(b, off, n);
+      off += n;
+      len -= n;
+    }
+  }
+
+  @Override
+  public synchronized void flush() throws IOException {
+    checkOpen();
+    drain();
+  }
+
+  @Override
+  public synchronized void hflush() throws IOException {
+    flush();
+  }
+
+  @Override
+  public synchronized void hsync() throws IOException {
+    flush();
+    file.fsync();
+  }
+
+  @Override
+  public boolean hasCapability(String capability) {
+    switch (capability.toLowerCase(Locale.ROOT)) {
+      case StreamCapabilities.HFLUSH:
+      case StreamCapabilities.HSYNC:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      drain();
+    } finally {
+      file.close(); // commits the file (see native/src/fs.c, durability contract)
+    }
+  }
+}

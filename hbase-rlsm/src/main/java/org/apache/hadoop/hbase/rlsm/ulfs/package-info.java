@@ -1,0 +1,32 @@
+/**
+ * ulfs: a user-level file system (native C library under {@code native/}) reached through JNI,
+ * and its Hadoop {@link org.apache.hadoop.fs.FileSystem} for the URI scheme {@code ulfs}, so
+ * everything under {@code hbase.rootdir} can bypass the kernel file system.
+ *
+ * <p>Roles:
+ * <ul>
+ * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.NativeLoader} loads {@code libulfsjni.so} once;</li>
+ * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsMount} and
+ * {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsFile} are the Java peers of the native mount and
+ * descriptor (one JNI bridge file each in {@code native/jni/});</li>
+ * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsException} is the only exception the native
+ * side throws (negative errno codes become it in one place, {@code native/jni/jni_util.c});</li>
+ * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsFileSystem} adds Hadoop semantics (which
+ * Hadoop exception a missing path or an existing target raises, recursive mkdirs and delete,
+ * rename into directories).</li>
+ * </ul>
+ *
+ * <p>Invariants:
+ * <ul>
+ * <li>One device is mounted per process, shared by every {@code UlfsFileSystem} instance and
+ * stream; it is reference counted and unmounted when the last user closes, so a native handle
+ * is never used after unmount.</li>
+ * <li>Data crosses JNI only in direct {@link java.nio.ByteBuffer}s.</li>
+ * <li>{@code hsync} returns only after data and metadata are on stable storage of the device;
+ * {@code hflush} makes written bytes visible to readers of the same mount (the page cache is
+ * shared), but not durable. Closing an output stream makes the file durable.</li>
+ * <li>Namespace operations (create, mkdir, rename, delete of one entry) are atomic and durable
+ * when they return; a recursive delete is a sequence of such operations.</li>
+ * </ul>
+ */
+package org.apache.hadoop.hbase.rlsm.ulfs;
