@@ -128,7 +128,7 @@ rlsm_classpath() {
     echo "$(basename "$0"): resolving the runtime classpath with Maven (once)" >&2
     local tmp="$cpfile.tmp.$$"
     mkdir -p "$(dirname "$cpfile")"
-    if ! (cd "$RLSM_MODULE" && mvn -q -B -ntp dependency:build-classpath \
+    if ! (cd "$RLSM_MODULE" && mvn -q -B -ntp -Dstyle.color=never dependency:build-classpath \
       -DincludeScope=runtime "-Dmdep.outputFile=$tmp" >&2); then
       rm -f "$tmp"
       rlsm_die "mvn dependency:build-classpath failed in $RLSM_MODULE (see the output above)"
