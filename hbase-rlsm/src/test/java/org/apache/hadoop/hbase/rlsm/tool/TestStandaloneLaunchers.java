@@ -1,0 +1,345 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package org.apache.hadoop.hbase.rlsm.tool;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.rlsm.RlsmConfig;
+import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.junit.rules.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The standalone launchers end to end, as a user runs them: {@code bin/hbase-start} with a
+ * private data directory and free, non-default ports; the refusals for "already running" and
+ * "port taken"; {@code bin/hbase-status}; {@code bin/create-table --engine rlsm}; writes, a flush
+ * and reads through the Java client; RLSM files on disk; {@code bin/hbase-stop}; and then no
+ * process of that server left and its ports free again.
+ */
+public class TestStandaloneLaunchers {
+  private static final Logger LOG = LoggerFactory.getLogger(TestStandaloneLaunchers.class);
+
+  /** The module directory is surefire's working directory; the scripts are one level up. */
+  private static final File REPO = new File(System.getProperty("user.dir")).getAbsoluteFile()
+    .getParentFile();
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final byte[] Q = Bytes.toBytes("q");
+  private static final int ROWS = 2_000;
+
+  @Rule
+  public final TemporaryFolder tmp = new TemporaryFolder();
+
+  @Rule
+  public final Timeout timeout = new Timeout(240, TimeUnit.SECONDS);
+
+  private File dataDir;
+  private int zkPort;
+  private int masterPort;
+  private int rsPort;
+
+  @Before
+  public void setUp() throws IOException {
+    assertTrue("repository root not found from " + REPO,
+      new File(REPO, "bin/hbase-start").canExecute());
+    dataDir = tmp.newFolder("data");
+    int[] ports = freePorts(3);
+    zkPort = ports[0];
+    masterPort = ports[1];
+    rsPort = ports[2];
+  }
+
+  /** Safety net: a failed assertion must not leave a server running on the machine. */
+  @After
+  public void killLeftovers() {
+    for (ProcessHandle p : serverProcesses()) {
+      LOG.warn("killing left-over server process {}", p.pid());
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
+  public void testStartCreateWriteReadStop() throws Exception {
+    Run start = run(150, "bin/hbase-start");
+    assertEquals("hbase-start failed:\n" + start.output, 0, start.rc);
+    assertTrue(start.output, start.output.contains("is up"));
+    File pidFile = new File(dataDir, "hbase-master.pid");
+    long pid = Long.parseLong(new String(Files.readAllBytes(pidFile.toPath()),
+      StandardCharsets.US_ASCII).trim());
+    assertTrue("server process " + pid + " is not alive", alive(pid));
+    assertTrue("the server log is not under the data dir",
+      new File(dataDir, "logs/hbase-master.log").isFile());
+
+    // A second start for the same data directory is refused and names the running pid.
+    Run again = run(60, "bin/hbase-start");
+    assertEquals(again.output, 1, again.rc);
+    assertTrue(again.output, again.output.contains("already running (pid " + pid + ")"));
+
+    // Another data directory on the same ports is refused before any JVM starts.
+    Run clash = run(60, Map.of("RLSM_HOME_DATA", tmp.newFolder("other").getPath()),
+      "bin/hbase-start");
+    assertEquals(clash.output, 1, clash.rc);
+    assertTrue(clash.output, clash.output.contains("port " + zkPort + " is already in use"));
+    assertTrue(clash.output, clash.output.contains("RLSM_ZK_PORT"));
+
+    Run status = run(60, "bin/hbase-status");
+    assertEquals(status.output, 0, status.rc);
+    assertTrue(status.output, status.output.contains("1 live"));
+
+    TableName table = TableName.valueOf("launcher_rlsm");
+    Run create = run(150, "bin/create-table", table.getNameAsString(), "f", "--engine", "rlsm");
+    assertEquals("create-table failed:\n" + create.output, 0, create.rc);
+
+    try (Connection conn = ConnectionFactory.createConnection(clientConf());
+      Admin admin = conn.getAdmin()) {
+      assertEquals(RlsmConfig.ENGINE_CLASS_NAME, admin.getDescriptor(table).getColumnFamily(F)
+        .getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
+      try (Table t = conn.getTable(table)) {
+        List<Put> puts = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+          puts.add(new Put(row(i)).addColumn(F, Q, value(i)));
+        }
+        t.put(puts);
+        admin.flush(table);
+        // One more row stays in the memstore, so the reads merge memstore and file.
+        t.put(new Put(row(ROWS)).addColumn(F, Q, value(ROWS)));
+        for (int i = 0; i <= ROWS; i += 97) {
+          Result r = t.get(new Get(row(i)));
+          assertArrayEquals("row " + i, value(i), r.getValue(F, Q));
+        }
+        int n = 0;
+        try (ResultScanner s = t.getScanner(new Scan())) {
+          for (Result r : s) {
+            assertArrayEquals(row(n), r.getRow());
+            assertArrayEquals(value(n), r.getValue(F, Q));
+            n++;
+          }
+        }
+        assertEquals(ROWS + 1, n);
+      }
+      assertRlsmFilesUnderDataDir(table, admin.getRegions(table));
+    }
+
+    Run stop = run(120, "bin/hbase-stop");
+    assertEquals("hbase-stop failed:\n" + stop.output, 0, stop.rc);
+    assertFalse("pid file left behind", pidFile.exists());
+    assertFalse("server process " + pid + " still alive", alive(pid));
+    assertEquals("processes of the server left behind", List.of(),
+      serverProcesses().stream().map(ProcessHandle::pid).collect(Collectors.toList()));
+    for (int port : new int[] { zkPort, masterPort, rsPort }) {
+      assertTrue("port " + port + " still in use after the stop", canBind(port));
+    }
+
+    Run down = run(60, "bin/hbase-status");
+    assertEquals(down.output, 1, down.rc);
+    assertTrue(down.output, down.output.contains("not running"));
+  }
+
+  /** bin/rlsm-env.sh uses the pom's jdk17.flags list, so tests and launchers run alike. */
+  @Test
+  public void testLauncherJdkFlagsMatchPom() throws IOException {
+    String pom = new String(Files.readAllBytes(new File(REPO, "pom.xml").toPath()),
+      StandardCharsets.UTF_8);
+    Matcher m = Pattern.compile("<jdk17.flags>([^<]*)</jdk17.flags>").matcher(pom);
+    assertTrue("no jdk17.flags property in pom.xml", m.find());
+    List<String> pomFlags = Arrays.asList(m.group(1).trim().split("\\s+"));
+    String env = new String(Files.readAllBytes(new File(REPO, "bin/rlsm-env.sh").toPath()),
+      StandardCharsets.UTF_8);
+    Matcher a = Pattern.compile("RLSM_JDK17_FLAGS=\\(([^)]*)\\)").matcher(env);
+    assertTrue("no RLSM_JDK17_FLAGS array in bin/rlsm-env.sh", a.find());
+    List<String> envFlags = Arrays.asList(a.group(1).trim().split("\\s+"));
+    assertEquals(pomFlags, envFlags);
+  }
+
+  private void assertRlsmFilesUnderDataDir(TableName table, List<RegionInfo> regions)
+    throws IOException {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    int files = 0;
+    for (RegionInfo region : regions) {
+      Path dir = new Path(dataDir.getPath(), "hbase/data/default/" + table.getNameAsString() + "/"
+        + region.getEncodedName() + "/f");
+      assertTrue("no family directory " + dir, fs.exists(dir));
+      for (FileStatus st : fs.listStatus(dir)) {
+        if (st.isFile()) {
+          assertTrue(st.getPath() + " is not an RLSM file",
+            RlsmFileFormat.isRlsmFile(fs, st.getPath()));
+          files++;
+        }
+      }
+    }
+    assertTrue("the flush wrote no store file under " + dataDir, files > 0);
+  }
+
+  private Configuration clientConf() {
+    Configuration conf = HBaseConfiguration.create();
+    conf.set(HConstants.ZOOKEEPER_QUORUM, "127.0.0.1");
+    conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zkPort);
+    conf.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 5);
+    return conf;
+  }
+
+  private static byte[] row(int i) {
+    return Bytes.toBytes(String.format("row%06d", i));
+  }
+
+  private static byte[] value(int i) {
+    return Bytes.toBytes("value-" + i + "-" + Integer.toHexString(i * 31 + 7));
+  }
+
+  /** Output and exit code of one launcher run. */
+  private static final class Run {
+    final int rc;
+    final String output;
+
+    Run(int rc, String output) {
+      this.rc = rc;
+      this.output = output;
+    }
+  }
+
+  private Run run(int timeoutSeconds, String... command) throws Exception {
+    return run(timeoutSeconds, Map.of(), command);
+  }
+
+  private Run run(int timeoutSeconds, Map<String, String> extraEnv, String... command)
+    throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(REPO).redirectErrorStream(true);
+    File log = tmp.newFile();
+    pb.redirectOutput(log);
+    Map<String, String> env = pb.environment();
+    env.put("RLSM_HOME_DATA", dataDir.getPath());
+    env.put("RLSM_ZK_PORT", Integer.toString(zkPort));
+    env.put("RLSM_MASTER_PORT", Integer.toString(masterPort));
+    env.put("RLSM_RS_PORT", Integer.toString(rsPort));
+    // A small server: this test and the build share the machine.
+    env.put("RLSM_HEAP", "512m");
+    env.put("RLSM_TOOL_HEAP", "256m");
+    env.putAll(extraEnv);
+    long t = System.nanoTime();
+    Process p = pb.start();
+    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      fail(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s:\n"
+        + read(log));
+    }
+    String out = read(log);
+    LOG.info("{} -> rc {} in {} ms:\n{}", String.join(" ", command), p.exitValue(),
+      TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t), out);
+    return new Run(p.exitValue(), out);
+  }
+
+  private static String read(File f) throws IOException {
+    return new String(Files.readAllBytes(f.toPath()), StandardCharsets.UTF_8);
+  }
+
+  /** Every live process whose command line names this test's data directory. */
+  private List<ProcessHandle> serverProcesses() {
+    String marker = "-Drlsm.data.dir=" + dataDir.getPath();
+    return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive).filter(p -> {
+      Optional<String[]> args = p.info().arguments();
+      return args.isPresent() && Arrays.asList(args.get()).contains(marker);
+    }).collect(Collectors.toList());
+  }
+
+  private static boolean alive(long pid) {
+    Optional<ProcessHandle> h = ProcessHandle.of(pid);
+    if (!h.isPresent() || !h.get().isAlive()) {
+      return false;
+    }
+    // An exited child that nobody reaped is a zombie: gone for our purposes.
+    try {
+      String status = read(new File("/proc/" + pid + "/status"));
+      return !status.contains("State:\tZ");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static boolean canBind(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new InetSocketAddress(InetAddress.getByName("0.0.0.0"), port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Distinct ports that were free a moment ago (the OS hands out ephemeral ones). */
+  private static int[] freePorts(int n) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        ServerSocket s = new ServerSocket(0);
+        held.add(s);
+        ports[i] = s.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket s : held) {
+        s.close();
+      }
+    }
+  }
+}
