@@ -128,11 +128,14 @@ rlsm_classpath() {
     echo "$(basename "$0"): resolving the runtime classpath with Maven (once)" >&2
     local tmp="$cpfile.tmp.$$"
     mkdir -p "$(dirname "$cpfile")"
-    if ! (cd "$RLSM_MODULE" && mvn -q -B -ntp -Dstyle.color=never dependency:build-classpath \
-      -DincludeScope=runtime "-Dmdep.outputFile=$tmp" >&2); then
-      rm -f "$tmp"
-      rlsm_die "mvn dependency:build-classpath failed in $RLSM_MODULE (see the output above)"
+    # Maven's output is shown only when it fails (-q still prints terminal escape codes).
+    if ! (cd "$RLSM_MODULE" && mvn -q -B -ntp dependency:build-classpath \
+      -DincludeScope=runtime "-Dmdep.outputFile=$tmp" > "$tmp.log" 2>&1); then
+      cat "$tmp.log" >&2
+      rm -f "$tmp" "$tmp.log"
+      rlsm_die "mvn dependency:build-classpath failed in $RLSM_MODULE (output above)"
     fi
+    rm -f "$tmp.log"
     # A rename is atomic, so launchers running at the same time never read half a file.
     mv -f "$tmp" "$cpfile"
   fi

@@ -72,7 +72,7 @@ public final class ServerStatus {
   /** Upper bound of one probe, on top of the client's own (shortened) timeouts. */
   private static final long PROBE_TIMEOUT_MS = 20_000;
   private static final long POLL_INTERVAL_MS = 1_000;
-  private static final long PROGRESS_INTERVAL_MS = 15_000;
+  private static final long PROGRESS_INTERVAL_MS = 30_000;
 
   private ServerStatus() {
   }
@@ -228,8 +228,8 @@ public final class ServerStatus {
         return EXIT_DOWN;
       }
       if (now >= nextProgress) {
-        err.println("still waiting for the server ("
-          + TimeUnit.NANOSECONDS.toSeconds(now - start) + " s): " + p.error);
+        err.println("still waiting for the master ("
+          + TimeUnit.NANOSECONDS.toSeconds(now - start) + " s; last probe: " + p.error + ")");
         nextProgress = now + TimeUnit.MILLISECONDS.toNanos(PROGRESS_INTERVAL_MS);
       }
       try {
