@@ -55,7 +55,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  * <li>{@code rlsm}: {@link RlsmTables}, which sets the engine class, a high blocking store-file
  * count and disables region split and merge (not supported by RLSM files yet);</li>
- * <li>{@code default}: {@link DefaultStoreEngine}, named explicitly so the descriptor shows it;</li>
+ * <li>{@code default}: {@link DefaultStoreEngine}, named explicitly so the descriptor shows
+ * it;</li>
  * <li>{@code stripe}: {@link StripeStoreEngine} with {@code hbase.hstore.blockingStoreFiles}
  * raised to {@value #STRIPE_BLOCKING_STORE_FILES} as the HBase reference guide advises, because
  * L0 files plus per-stripe files would otherwise hit HBase's default of 16 and block flushes.</li>
