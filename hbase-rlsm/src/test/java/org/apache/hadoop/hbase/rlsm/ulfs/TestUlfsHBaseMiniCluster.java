@@ -28,6 +28,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -39,7 +40,8 @@ import org.junit.Test;
  * takes puts, is flushed, takes more puts (memstore and WAL only); then its region server is
  * aborted and every row must read back on a new one (the unflushed ones by WAL splitting and
  * replay from ulfs); then the whole HBase cluster is restarted and every row must read back from
- * the store files on ulfs.
+ * the store files on ulfs. An RLSM table (the engine of this module) is flushed several times and
+ * reopened.
  */
 public class TestUlfsHBaseMiniCluster {
   private static final byte[] F = Bytes.toBytes("f");
@@ -57,6 +59,9 @@ public class TestUlfsHBaseMiniCluster {
     conf.set(HConstants.HBASE_DIR, "ulfs:///hbase");
     conf.set(FileSystem.FS_DEFAULT_NAME_KEY, "ulfs:///");
     conf.setBoolean("hbase.table.sanity.checks", false);
+    // no web UIs: MiniHBaseCluster is built directly, without HBaseTestingUtility's port setup
+    conf.setInt(HConstants.MASTER_INFO_PORT, -1);
+    conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
     conf.setInt("hbase.client.retries.number", 30); // covers the region server recovery
     conf.setLong("hbase.client.pause", 200);
     util.startMiniZKCluster();
@@ -136,23 +141,62 @@ public class TestUlfsHBaseMiniCluster {
       stopHBase(cluster);
     }
 
-    // the flushed half is in store files on the ulfs image
-    FileSystem fs = FileSystem.get(URI.create("ulfs:///"), conf);
-    Path tableDir = new Path("/hbase/data/default/ulfs_default");
-    int storeFiles = 0;
-    RemoteIterator<LocatedFileStatus> it = fs.listFiles(tableDir, true);
-    while (it.hasNext()) {
-      FileStatus st = it.next();
-      if (st.getPath().getParent().getName().equals("f") && st.getLen() > 0) {
-        storeFiles++;
-      }
-    }
-    assertTrue("no store file under " + tableDir, storeFiles >= 1);
+    // the flushed rows are in store files on the ulfs image
+    assertTrue("no store file on ulfs", storeFiles("ulfs_default") >= 1);
 
     cluster = startHBase();
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Table t = conn.getTable(tn)) {
       assertEquals(ROWS, countVerified(t));
+    } finally {
+      stopHBase(cluster);
+    }
+  }
+
+  /** Store files (non-empty regular files) under the family directories "f" of a table. */
+  private static int storeFiles(String table) throws Exception {
+    FileSystem fs = FileSystem.get(URI.create("ulfs:///"), conf);
+    int n = 0;
+    RemoteIterator<LocatedFileStatus> it =
+      fs.listFiles(new Path("/hbase/data/default/" + table), true);
+    while (it.hasNext()) {
+      FileStatus st = it.next();
+      if (st.getPath().getParent().getName().equals("f") && st.getLen() > 0) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  @Test
+  public void testRlsmTableFlushesAndReopens() throws Exception {
+    TableName tn = TableName.valueOf("ulfs_rlsm");
+    MiniHBaseCluster cluster = startHBase();
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Admin admin = conn.getAdmin()) {
+      admin.createTable(RlsmTables.table(tn, F).build());
+      try (Table t = conn.getTable(tn)) {
+        for (int batch = 0; batch < 4; batch++) { // several flushes: several RLSM files
+          List<Put> puts = new ArrayList<>();
+          for (int i = batch; i < ROWS; i += 4) {
+            puts.add(new Put(row(i)).addColumn(F, Q, value(i)));
+          }
+          t.put(puts);
+          admin.flush(tn);
+        }
+        assertEquals(ROWS, countVerified(t));
+      }
+    } finally {
+      stopHBase(cluster);
+    }
+    assertTrue("no RLSM file on ulfs", storeFiles("ulfs_rlsm") >= 1);
+    cluster = startHBase();
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+      Table t = conn.getTable(tn)) {
+      assertEquals(ROWS, countVerified(t));
+      for (int i = 0; i < ROWS; i += 97) {
+        assertArrayEquals(value(i), t.get(new Get(row(i))).getValue(F, Q));
+      }
     } finally {
       stopHBase(cluster);
     }
