@@ -17,6 +17,7 @@
  */
 package org.apache.hadoop.hbase.rlsm.tool;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -247,15 +248,12 @@ public final class QuickStart {
         int all = checkFullScan(table);
         step("checked a full Scan: " + fmt(all) + " live rows", t);
 
-        List<FileStatus> files = listStoreFiles(admin);
+        List<StoreFile> files = listStoreFiles(admin);
         long bytes = 0;
         int rlsmFiles = 0;
-        FileSystem fs = CommonFSUtils.getRootDir(conf).getFileSystem(conf);
-        for (FileStatus f : files) {
-          bytes += f.getLen();
-          if (RlsmFileFormat.isRlsmFile(fs, f.getPath())) {
-            rlsmFiles++;
-          }
+        for (StoreFile f : files) {
+          bytes += f.status.getLen();
+          rlsmFiles += f.rlsm ? 1 : 0;
         }
         if (engine == CreateTable.Engine.RLSM) {
           if (files.isEmpty()) {
@@ -547,12 +545,23 @@ public final class QuickStart {
 
   // ----- files -----
 
+  /** A store file as listed, and whether it ends with the RLSM trailer magic. */
+  private static final class StoreFile {
+    final FileStatus status;
+    final boolean rlsm;
+
+    StoreFile(FileStatus status, boolean rlsm) {
+      this.status = status;
+      this.rlsm = rlsm;
+    }
+  }
+
   /** The family's store files, printed with sizes and whether each is an RLSM file. */
-  private List<FileStatus> listStoreFiles(Admin admin) throws IOException {
+  private List<StoreFile> listStoreFiles(Admin admin) throws IOException {
     Path root = CommonFSUtils.getRootDir(conf);
     FileSystem fs = root.getFileSystem(conf);
     Path tableDir = CommonFSUtils.getTableDir(root, tableName);
-    List<FileStatus> files = new ArrayList<>();
+    List<StoreFile> files = new ArrayList<>();
     for (RegionInfo region : admin.getRegions(tableName)) {
       Path familyDir =
         new Path(new Path(tableDir, region.getEncodedName()), Bytes.toString(FAMILY));
@@ -563,23 +572,32 @@ public final class QuickStart {
         out.println("  (directory missing)");
         continue;
       }
-      List<FileStatus> here = new ArrayList<>();
+      List<FileStatus> listed = new ArrayList<>();
       for (FileStatus st : fs.listStatus(familyDir)) {
         // Skips .tmp and other directories; store files are plain files.
         if (st.isFile() && !st.getPath().getName().startsWith(".")) {
-          here.add(st);
+          listed.add(st);
         }
       }
-      here.sort(Comparator.comparingLong(FileStatus::getModificationTime));
-      for (FileStatus st : here) {
-        boolean rlsm = RlsmFileFormat.isRlsmFile(fs, st.getPath());
+      listed.sort(Comparator.comparingLong(FileStatus::getModificationTime));
+      int shown = 0;
+      for (FileStatus st : listed) {
+        boolean rlsm;
+        try {
+          rlsm = RlsmFileFormat.isRlsmFile(fs, st.getPath());
+        } catch (FileNotFoundException e) {
+          // A compaction finished in between and archived its inputs: not a store file any more.
+          LOG.info("{} went away while listing (compacted)", st.getPath());
+          continue;
+        }
         out.println(String.format(Locale.ROOT, "  %-34s %12s bytes  %s", st.getPath().getName(),
           fmt(st.getLen()), rlsm ? "RLSM file" : "not RLSM (HFile or other)"));
+        files.add(new StoreFile(st, rlsm));
+        shown++;
       }
-      if (here.isEmpty()) {
+      if (shown == 0) {
         out.println("  (no store files)");
       }
-      files.addAll(here);
     }
     return files;
   }

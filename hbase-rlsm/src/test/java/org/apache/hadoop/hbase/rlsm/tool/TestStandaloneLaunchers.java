@@ -47,6 +47,7 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
@@ -56,7 +57,9 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -73,8 +76,9 @@ import org.slf4j.LoggerFactory;
  * The standalone launchers end to end, as a user runs them: {@code bin/hbase-start} with a
  * private data directory and free, non-default ports; the refusals for "already running" and
  * "port taken"; {@code bin/hbase-status}; {@code bin/create-table --engine rlsm}; writes, a flush
- * and reads through the Java client; RLSM files on disk; {@code bin/hbase-stop}; and then no
- * process of that server left and its ports free again.
+ * and reads through the Java client; RLSM files on disk; tables on the stripe and default
+ * engines; {@code bin/hbase-stop}; and then no process of that server left and its ports free
+ * again.
  */
 public class TestStandaloneLaunchers {
   private static final Logger LOG = LoggerFactory.getLogger(TestStandaloneLaunchers.class);
@@ -177,6 +181,24 @@ public class TestStandaloneLaunchers {
         assertEquals(ROWS + 1, n);
       }
       assertRlsmFilesUnderDataDir(table, admin.getRegions(table));
+    }
+
+    // The comparison engines of the benchmark, with an override through --conf.
+    Run stripe = run(150, "bin/create-table", "launcher_stripe", "f", "--engine", "stripe",
+      "--conf", "hbase.store.stripe.initialStripeCount=2");
+    assertEquals("create-table --engine stripe failed:\n" + stripe.output, 0, stripe.rc);
+    Run dflt = run(150, "bin/create-table", "launcher_default", "f", "--engine", "default");
+    assertEquals("create-table --engine default failed:\n" + dflt.output, 0, dflt.rc);
+    try (Connection conn = ConnectionFactory.createConnection(clientConf());
+      Admin admin = conn.getAdmin()) {
+      ColumnFamilyDescriptor s =
+        admin.getDescriptor(TableName.valueOf("launcher_stripe")).getColumnFamily(F);
+      assertEquals(StripeStoreEngine.class.getName(),
+        s.getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
+      assertEquals("2", s.getConfigurationValue("hbase.store.stripe.initialStripeCount"));
+      assertEquals(DefaultStoreEngine.class.getName(),
+        admin.getDescriptor(TableName.valueOf("launcher_default")).getColumnFamily(F)
+          .getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
     }
 
     Run stop = run(120, "bin/hbase-stop");
