@@ -20,14 +20,17 @@
 #define RING_DEPTH 64
 #define MAX_CHUNK (1u << 20) /* bytes per SQE */
 
+typedef struct uring_dev uring_dev;
+
 typedef struct uring_tls {
   struct io_uring ring;
+  uring_dev *owner;
   bool fixed; /* the arena is registered with this ring */
   bool tried; /* registration was attempted after the arena was known */
-  struct uring_tls *next;
+  struct uring_tls *next, *prev;
 } uring_tls;
 
-typedef struct uring_dev {
+struct uring_dev {
   ulfs_dev dev;
   int fd;
   int flags;
@@ -36,7 +39,21 @@ typedef struct uring_dev {
   uring_tls *rings;
   void *arena;
   size_t arena_len;
-} uring_dev;
+};
+
+/* Thread exit: the ring goes away with its thread, so short-lived threads do not accumulate
+ * rings (each holds a file descriptor, mapped queues and possibly pinned buffers). */
+static void ring_destroy(void *arg) {
+  uring_tls *t = arg;
+  uring_dev *u = t->owner;
+  pthread_mutex_lock(&u->mu);
+  if (t->prev) t->prev->next = t->next;
+  else u->rings = t->next;
+  if (t->next) t->next->prev = t->prev;
+  pthread_mutex_unlock(&u->mu);
+  io_uring_queue_exit(&t->ring);
+  free(t);
+}
 
 static int ring_setup(uring_dev *u, struct io_uring *ring) {
   int rc;
@@ -86,7 +103,10 @@ static uring_tls *ring_get(uring_dev *u, int *err) {
     t->fixed = io_uring_register_buffers(&t->ring, &iov, 1) == 0;
     t->tried = true;
   }
+  t->owner = u;
+  t->prev = NULL;
   t->next = u->rings;
+  if (u->rings) u->rings->prev = t;
   u->rings = t;
   pthread_mutex_unlock(&u->mu);
   pthread_setspecific(u->key, t);
@@ -176,9 +196,15 @@ static int ur_register(ulfs_dev *d, void *base, size_t len) {
 static void ur_close(ulfs_dev *d) {
   uring_dev *u = (uring_dev *)d;
   /* Rings of threads still alive are torn down here; their thread-specific slot dangles but the
-   * key is deleted first, so it is never read again. */
+   * key is deleted first, so it is never read again and no destructor runs for it later. The
+   * caller guarantees no I/O is in flight (the device is closed after unmount); a thread that
+   * exits at this very moment is serialised by the mutex. */
   pthread_key_delete(u->key);
-  for (uring_tls *t = u->rings, *n; t; t = n) {
+  pthread_mutex_lock(&u->mu);
+  uring_tls *rings = u->rings;
+  u->rings = NULL;
+  pthread_mutex_unlock(&u->mu);
+  for (uring_tls *t = rings, *n; t; t = n) {
     n = t->next;
     io_uring_queue_exit(&t->ring);
     free(t);
@@ -210,7 +236,7 @@ int ulfs_uring_open(const char *path, int flags, ulfs_dev **out) {
     free(u);
     return rc;
   }
-  if (pthread_key_create(&u->key, NULL) != 0) {
+  if (pthread_key_create(&u->key, ring_destroy) != 0) {
     close(u->fd);
     free(u);
     return -EAGAIN;

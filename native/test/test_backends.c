@@ -1,6 +1,8 @@
 /* test_backends -- the POSIX and io_uring backends (plain and SQPOLL) on image files in the
  * test data directory (argv[1]), and on /dev/shm (tmpfs refuses O_DIRECT: buffered fallback):
  * format, write, fsync, remount on another backend, read back, fsck. */
+#include <pthread.h>
+
 #include "t.h"
 
 static void round_trip(const char *img, ulfs_backend b, int flags, int expect_direct) {
@@ -33,6 +35,43 @@ static void round_trip(const char *img, ulfs_backend b, int flags, int expect_di
   unlink(img);
 }
 
+struct worker { ulfs *fs; int id; };
+
+static void *worker_main(void *arg) {
+  struct worker *w = arg;
+  char p[32];
+  snprintf(p, sizeof p, "/w%d", w->id);
+  for (int round = 0; round < 3; round++) {
+    uint32_t seed = (uint32_t)(w->id * 10 + round);
+    t_write_file(w->fs, p, seed, 1u << 20, 1);
+    CHECK(t_file_matches(w->fs, p, seed, 1u << 20));
+  }
+  return NULL;
+}
+
+/* Several threads through io_uring: each gets its own ring (and the flusher thread another). */
+static void uring_threads(const char *img) {
+  unlink(img);
+  OK(ulfs_image_create(img, 64u << 20));
+  ulfs_dev *dev;
+  OK(ulfs_dev_open(img, ULFS_BACKEND_IO_URING, 0, &dev));
+  OK(ulfs_mkfs(dev, NULL));
+  ulfs_mount_opts o = {.cache_bytes = 1u << 20, .flush_interval_ms = 5, .cache_policy = NULL};
+  ulfs *fs;
+  OK(ulfs_mount(dev, &o, &fs));
+  pthread_t th[4];
+  struct worker w[4];
+  for (int i = 0; i < 4; i++) {
+    w[i] = (struct worker){fs, i};
+    CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
+  }
+  for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
+  OK(ulfs_unmount(fs));
+  t_fsck_clean(dev);
+  ulfs_dev_close(dev);
+  unlink(img);
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : ".";
   char img[4096];
@@ -41,6 +80,7 @@ int main(int argc, char **argv) {
   round_trip(img, ULFS_BACKEND_POSIX, ULFS_DEV_NO_DIRECT, 0);
   round_trip(img, ULFS_BACKEND_IO_URING, 0, -1);
   round_trip(img, ULFS_BACKEND_IO_URING, ULFS_DEV_SQPOLL, -1);
+  uring_threads(img);
   if (access("/dev/shm", W_OK) == 0) {
     snprintf(img, sizeof img, "/dev/shm/ulfs-test-%d.img", (int)getpid());
     /* tmpfs: O_DIRECT is refused by older kernels (logged buffered fallback), accepted by
