@@ -22,6 +22,7 @@ public class UlfsException extends IOException {
   public static final int ENOSPC = 28;
   public static final int ENAMETOOLONG = 36;
   public static final int ENOTEMPTY = 39;
+  public static final int EPROTONOSUPPORT = 93;
   public static final int ENOENT = 2;
 
   private final int errno;

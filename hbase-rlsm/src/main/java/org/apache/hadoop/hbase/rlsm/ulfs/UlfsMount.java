@@ -76,9 +76,19 @@ public final class UlfsMount {
       if (!conf.getBoolean(UlfsConfig.DIRECT_KEY, UlfsConfig.DEFAULT_DIRECT)) {
         flags |= 2; // ULFS_DEV_NO_DIRECT
       }
-      long h = nativeMount(device, backend, flags, bytes,
-        conf.getLong(UlfsConfig.CACHE_BYTES_KEY, UlfsConfig.DEFAULT_CACHE_BYTES),
-        conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS));
+      long h;
+      try {
+        h = nativeMount(device, backend, flags, bytes,
+          conf.getLong(UlfsConfig.CACHE_BYTES_KEY, UlfsConfig.DEFAULT_CACHE_BYTES),
+          conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS));
+      } catch (UlfsException e) {
+        if (e.errno() == UlfsException.EINVAL || e.errno() == UlfsException.EPROTONOSUPPORT) {
+          throw new IOException(device + " is not a ulfs device of a supported format version "
+            + "(no valid superblock): format it with ulfs-mkfs, or remove the image file to have "
+            + "it created", e);
+        }
+        throw e;
+      }
       current = new UlfsMount(h, key);
       current.refs = 1;
       LOG.info("Mounted ulfs device {} ({})", key, current.description);
