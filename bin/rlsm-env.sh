@@ -65,6 +65,13 @@ RLSM_TOOL_HEAP="${RLSM_TOOL_HEAP:-1g}"
 RLSM_START_TIMEOUT="${RLSM_START_TIMEOUT:-180}"
 RLSM_STOP_TIMEOUT="${RLSM_STOP_TIMEOUT:-60}"
 RLSM_JAVA_OPTS="${RLSM_JAVA_OPTS:-}"
+RLSM_FS="${RLSM_FS:-local}"
+RLSM_ULFS_BYTES="${RLSM_ULFS_BYTES:-8589934592}"
+case "$RLSM_FS" in
+  local | ulfs) ;;
+  *) rlsm_die "RLSM_FS must be 'local' or 'ulfs', got '$RLSM_FS'" ;;
+esac
+rlsm_check_uint RLSM_ULFS_BYTES "$RLSM_ULFS_BYTES"
 rlsm_check_port RLSM_ZK_PORT "$RLSM_ZK_PORT"
 rlsm_check_port RLSM_MASTER_PORT "$RLSM_MASTER_PORT"
 rlsm_check_port RLSM_RS_PORT "$RLSM_RS_PORT"
@@ -80,6 +87,8 @@ RLSM_LOG_DIR="$RLSM_HOME_DATA/logs"
 RLSM_PID_FILE="$RLSM_HOME_DATA/hbase-master.pid"
 RLSM_SERVER_LOG="$RLSM_LOG_DIR/hbase-master.log"
 RLSM_SERVER_OUT="$RLSM_LOG_DIR/hbase-master.out"
+# Which file system the data directory was first started with (local or ulfs).
+RLSM_FS_FILE="$RLSM_HOME_DATA/rootdir-fs"
 
 if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
   RLSM_JAVA="$JAVA_HOME/bin/java"
@@ -100,6 +109,9 @@ RLSM_SYSPROPS=(
   "-Drlsm.master.port=$RLSM_MASTER_PORT"
   "-Drlsm.regionserver.port=$RLSM_RS_PORT"
 )
+if [ "$RLSM_FS" = ulfs ]; then
+  RLSM_SYSPROPS+=("-Drlsm.rootdir=ulfs:///hbase" "-Drlsm.ulfs.bytes=$RLSM_ULFS_BYTES")
+fi
 
 # ----- classpath -----
 
