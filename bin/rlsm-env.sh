@@ -57,6 +57,9 @@ case "$RLSM_HOME_DATA" in
   *) RLSM_HOME_DATA="$PWD/$RLSM_HOME_DATA" ;;
 esac
 RLSM_HOME_DATA="${RLSM_HOME_DATA%/}"
+# It becomes part of a file:// URI and of -D options; keep it to characters that need no escaping.
+[[ "$RLSM_HOME_DATA" =~ ^[A-Za-z0-9_./+-]+$ ]] \
+  || rlsm_die "RLSM_HOME_DATA may only contain letters, digits and _ . / + -: '$RLSM_HOME_DATA'"
 RLSM_ZK_PORT="${RLSM_ZK_PORT:-2181}"
 RLSM_MASTER_PORT="${RLSM_MASTER_PORT:-16000}"
 RLSM_RS_PORT="${RLSM_RS_PORT:-16020}"
@@ -199,6 +202,22 @@ rlsm_port_in_use() {
 
 # True while process $1 exists. A zombie counts as gone: it has exited, and if its parent (or a
 # container's init) never reaps it, kill -0 would otherwise report it alive forever.
+# Serializes hbase-start and hbase-stop of one data directory (two starts at once would both pass
+# the pid and port checks, and the loser would overwrite the winner's pid file). Holds the lock on
+# file descriptor 9 until the script exits; the server itself must not inherit it (9>&-).
+# With a number of seconds, waits that long for the other launcher instead of failing at once.
+rlsm_lock() {
+  local wait="${1:-0}"
+  mkdir -p "$RLSM_HOME_DATA"
+  exec 9> "$RLSM_HOME_DATA/.launcher.lock"
+  flock -n 9 && return 0
+  [ "$wait" -gt 0 ] || rlsm_die "another bin/hbase-start or bin/hbase-stop is running for" \
+    "$RLSM_HOME_DATA; wait for it to finish"
+  echo "$(basename "$0"): waiting up to $wait s for another bin/hbase-start or hbase-stop" >&2
+  flock -w "$wait" 9 || rlsm_die "another bin/hbase-start or bin/hbase-stop for" \
+    "$RLSM_HOME_DATA did not finish within $wait s"
+}
+
 rlsm_is_alive() {
   [ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 1
   local state
