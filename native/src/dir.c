@@ -3,7 +3,9 @@
  *   name bytes } packed, reclen = 12 + namelen rounded up to 8.
  * In memory a directory is the entry array plus per-block byte counts; a change rewrites only
  * the blocks it touched (blk_dirty), which the next transaction logs whole.
- * Invariant D1: blk_used[b] == DIR_HDR + sum of reclen of the entries with blk == b <= BS. */
+ * Invariant D1: blk_used[b] == DIR_HDR + sum of reclen of the entries with blk == b <= BS.
+ * Invariant D2: every entry index is in exactly one hash chain, the one of its name's bucket,
+ * and nbuckets >= n (lookups are O(1) on average). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,42 @@
 
 static uint32_t reclen_of(size_t nlen) { return (uint32_t)((12 + nlen + 7) & ~(size_t)7); }
 
+static uint32_t name_hash(const char *name, size_t nlen) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (size_t i = 0; i < nlen; i++) h = (h ^ (uint8_t)name[i]) * 16777619u;
+  return h;
+}
+
+static void hash_link(dir_m *d, uint32_t idx) {
+  dirent_m *e = &d->ents[idx];
+  uint32_t b = name_hash(e->name, e->nlen) & (d->nbuckets - 1);
+  e->hnext = d->buckets[b];
+  d->buckets[b] = (int32_t)idx;
+}
+
+static void hash_unlink(dir_m *d, uint32_t idx) {
+  dirent_m *e = &d->ents[idx];
+  int32_t *pp = &d->buckets[name_hash(e->name, e->nlen) & (d->nbuckets - 1)];
+  while (*pp != (int32_t)idx) pp = &d->ents[*pp].hnext;
+  *pp = e->hnext;
+}
+
+static int rehash(dir_m *d, uint32_t want) {
+  uint32_t nb = 16;
+  while (nb < want) nb *= 2;
+  int32_t *nbk = malloc(nb * sizeof *nbk);
+  if (!nbk) return -ENOMEM;
+  for (uint32_t i = 0; i < nb; i++) nbk[i] = -1;
+  free(d->buckets);
+  d->buckets = nbk;
+  d->nbuckets = nb;
+  for (uint32_t i = 0; i < d->n; i++) hash_link(d, i);
+  return 0;
+}
+
 void dir_free(dir_m *d) {
   for (uint32_t i = 0; i < d->n; i++) free(d->ents[i].name);
+  free(d->buckets);
   free(d->ents);
   free(d->blk_used);
   free(d->blk_dirty);
@@ -66,11 +102,15 @@ static int push_ent(dir_m *d, const char *name, size_t nlen, uint64_t ino, uint8
     d->ents = ne;
     d->cap = nc;
   }
+  if (d->n + 1 > d->nbuckets && rehash(d, (d->n + 1) * 2) != 0) return -ENOMEM;
   char *nm = malloc(nlen + 1);
   if (!nm) return -ENOMEM;
   memcpy(nm, name, nlen);
   nm[nlen] = 0;
-  d->ents[d->n++] = (dirent_m){.name = nm, .ino = ino, .type = type, .blk = blk};
+  d->ents[d->n] = (dirent_m){.name = nm, .nlen = (uint32_t)nlen, .hnext = -1, .ino = ino,
+                             .type = type, .blk = blk};
+  hash_link(d, d->n);
+  d->n++;
   return 0;
 }
 
@@ -111,9 +151,11 @@ int dir_load(ulfs *fs, inode_m *dp) {
 }
 
 dirent_m *dir_find(dir_m *d, const char *name, size_t nlen) {
-  for (uint32_t i = 0; i < d->n; i++)
-    if (strlen(d->ents[i].name) == nlen && memcmp(d->ents[i].name, name, nlen) == 0)
-      return &d->ents[i];
+  if (d->nbuckets == 0) return NULL;
+  for (int32_t i = d->buckets[name_hash(name, nlen) & (d->nbuckets - 1)]; i >= 0;
+       i = d->ents[i].hnext) {
+    if (d->ents[i].nlen == nlen && memcmp(d->ents[i].name, name, nlen) == 0) return &d->ents[i];
+  }
   return NULL;
 }
 
@@ -145,10 +187,17 @@ int dir_add(ulfs *fs, inode_m *dp, const char *name, size_t nlen, uint64_t ino, 
 
 void dir_remove(inode_m *dp, dirent_m *e) {
   dir_m *d = dp->dir;
-  d->blk_used[e->blk] -= reclen_of(strlen(e->name));
+  uint32_t idx = (uint32_t)(e - d->ents), last = d->n - 1;
+  d->blk_used[e->blk] -= reclen_of(e->nlen);
   d->blk_dirty[e->blk] = 1;
+  hash_unlink(d, idx);
   free(e->name);
-  *e = d->ents[--d->n];
+  if (idx != last) { /* move the last entry into the hole, keeping its chain (D2) */
+    hash_unlink(d, last);
+    d->ents[idx] = d->ents[last];
+    hash_link(d, idx);
+  }
+  d->n--;
   dp->mtime_ns = ulfs_now_ns();
   dp->meta_dirty = true;
 }
@@ -167,7 +216,7 @@ int dir_persist(ulfs *fs, inode_m *dp, txn *t) {
     for (uint32_t i = 0; i < d->n; i++) {
       const dirent_m *e = &d->ents[i];
       if (e->blk != b) continue;
-      size_t nl = strlen(e->name);
+      size_t nl = e->nlen;
       uint16_t rl = (uint16_t)reclen_of(nl);
       memcpy(img + off, &e->ino, 8);
       memcpy(img + off + 8, &rl, 2);

@@ -95,6 +95,8 @@ typedef struct extent {
 /* ---- in-memory structures ---------------------------------------------------------------- */
 typedef struct dirent_m {
   char *name;
+  uint32_t nlen;
+  int32_t hnext; /* next entry index in the same hash bucket, -1 at the end */
   uint64_t ino;
   uint8_t type;
   uint32_t blk; /* index of the directory block holding it */
@@ -106,6 +108,8 @@ typedef struct dir_m {
   uint32_t *blk_used; /* bytes used per directory block */
   uint8_t *blk_dirty;
   uint32_t nblk;
+  int32_t *buckets; /* name hash -> first entry index (-1: empty); nbuckets is a power of 2 */
+  uint32_t nbuckets;
 } dir_m;
 
 typedef struct run {
