@@ -216,7 +216,8 @@ public final class QuickStart {
 
       long base = System.currentTimeMillis();
       try (Table table = conn.getTable(tableName)) {
-        t = System.nanoTime();
+        long writeStart = System.nanoTime();
+        t = writeStart;
         phase1(table, base + 1);
         flush(admin);
         step("phase 1: wrote " + fmt(rows) + " rows x 4 columns, flushed", t);
@@ -232,7 +233,7 @@ public final class QuickStart {
         t = System.nanoTime();
         phase4(table, base + 4);
         step("phase 4: updates and deletes left in the memstore (not flushed)", t);
-        long writeNanos = System.nanoTime() - t0;
+        long writeNanos = System.nanoTime() - writeStart;
 
         t = System.nanoTime();
         int gets = checkGets(table);

@@ -124,8 +124,13 @@ public final class ServerStatus {
     } catch (TimeoutException e) {
       return Probe.down("no answer within " + PROBE_TIMEOUT_MS / 1000 + " s");
     } catch (ExecutionException e) {
+      LOG.debug("probe failed", e.getCause());
+      // The root cause says what is missing (connection refused, master initializing); the
+      // client's wrappers (RetriesExhaustedException ...) only say that it gave up.
       Throwable c = e.getCause();
-      LOG.debug("probe failed", c);
+      while (c.getCause() != null && c.getCause() != c) {
+        c = c.getCause();
+      }
       return Probe.down(c.getClass().getSimpleName() + ": " + firstLine(c.getMessage()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
