@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.rlsm;
 
+import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -7,6 +8,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
 
 /**
  * Builds descriptors for tables whose families use the RLSM store engine.
@@ -23,11 +25,25 @@ public final class RlsmTables {
   private RlsmTables() {
   }
 
-  /** Applies the RLSM engine settings to a family builder (keeps everything else). */
+  /**
+   * Applies the RLSM engine settings to a family builder (keeps everything else), including the
+   * hash memstore; {@link #useDefaultMemStore} switches the family back to HBase's memstore.
+   */
   public static ColumnFamilyDescriptorBuilder configure(ColumnFamilyDescriptorBuilder b) {
     return b.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME)
       .setConfiguration(HStore.BLOCKING_STOREFILES_KEY,
-        Integer.toString(RlsmConfig.DEFAULT_BLOCKING_STORE_FILES));
+        Integer.toString(RlsmConfig.DEFAULT_BLOCKING_STORE_FILES))
+      // HBase honours the memstore class only without in-memory compaction.
+      .setConfiguration(HStore.MEMSTORE_CLASS_NAME, HashMemStoreConfig.MEMSTORE_CLASS_NAME)
+      .setInMemoryCompaction(MemoryCompactionPolicy.NONE);
+  }
+
+  /**
+   * Switches a family configured by {@link #configure} back to HBase's default skip-list memstore
+   * (the RLSM engine and its hash-ordered files stay).
+   */
+  public static ColumnFamilyDescriptorBuilder useDefaultMemStore(ColumnFamilyDescriptorBuilder b) {
+    return b.removeConfiguration(HStore.MEMSTORE_CLASS_NAME);
   }
 
   /** A family builder with RLSM settings, for callers that set versions, TTL and so on. */

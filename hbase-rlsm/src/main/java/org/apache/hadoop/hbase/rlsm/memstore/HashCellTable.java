@@ -1,0 +1,284 @@
+package org.apache.hadoop.hbase.rlsm.memstore;
+
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.ExtendedCell;
+import org.apache.hadoop.hbase.MetaCellComparator;
+import org.apache.hadoop.hbase.regionserver.MemStoreLAB;
+import org.apache.hadoop.hbase.regionserver.MemStoreSizing;
+import org.apache.hadoop.hbase.regionserver.TimeRangeTracker;
+import org.apache.hadoop.hbase.rlsm.index.RowHash;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.ClassSize;
+
+/**
+ * The cells of one memstore generation (the active buffer, later its snapshot): a
+ * {@link ConcurrentHashMap} from row to {@link MemRow}. A write finds its row by hash and inserts
+ * into that row's small sorted set; nothing is sorted across rows. Scans ask for
+ * {@link #sortedRows()}, which sorts only the rows created since the previous call and merges them
+ * into the previous sorted array. A flush walks {@link #rowAt} in creation order.
+ *
+ * <p>Size accounting follows HBase's {@code Segment}: data size is the sum of the cells'
+ * serialized sizes (identical to {@code DefaultMemStore}); heap size is the cells' heap size plus
+ * this structure's own overhead instead of one skip-list entry per cell: per row its object, key,
+ * hash-map entry and slots, creation-log and sorted-index slots, and its cell container (one
+ * array slot per cell, or skip-list entries for a large row). Every delta is added to the table's
+ * counters and to the caller's {@code MemStoreSizing} together, so the two never drift.
+ */
+public final class HashCellTable {
+  /** Heap of an empty table: this object, the map, the log, the index holder and the counters. */
+  public static final long DEEP_OVERHEAD = ClassSize.align(ClassSize.OBJECT
+    + 11 * ClassSize.REFERENCE + Bytes.SIZEOF_INT + Bytes.SIZEOF_BOOLEAN)
+    + ClassSize.CONCURRENT_HASHMAP + 4 * ClassSize.ATOMIC_LONG + ClassSize.SYNC_TIMERANGE_TRACKER
+    + ClassSize.align(ClassSize.OBJECT + 2 * ClassSize.REFERENCE) // RowLog
+    + ClassSize.ATOMIC_INTEGER + ClassSize.align(ClassSize.ARRAY + 16 * ClassSize.REFERENCE)
+    + ClassSize.align(ClassSize.OBJECT + ClassSize.REFERENCE + Bytes.SIZEOF_INT); // SortedRows
+
+  /** Per-row structure outside the row object: hash-map node and two table slots, log and index. */
+  private static final long ROW_SLOTS =
+    ClassSize.CONCURRENT_HASHMAP_ENTRY + 2 * ClassSize.REFERENCE + 2 * ClassSize.REFERENCE;
+
+  private final CellComparator comparator;
+  private final int rowArrayMaxCells;
+  private final MemStoreLAB lab;
+  private final ConcurrentHashMap<MemRow, MemRow> rows = new ConcurrentHashMap<>();
+  private final RowLog log = new RowLog();
+  private final Object indexLock = new Object();
+  private volatile SortedRows sorted = new SortedRows(new MemRow[0], 0);
+  private final LongAdder dataSize = new LongAdder();
+  private final LongAdder heapSize = new LongAdder();
+  private final LongAdder offHeapSize = new LongAdder();
+  private final LongAdder cellsCount = new LongAdder();
+  private final TimeRangeTracker timeRange = TimeRangeTracker.create(TimeRangeTracker.Type.SYNC);
+  private volatile boolean tagsPresent;
+
+  /**
+   * @param lab the MSLAB cells are copied into, or {@code null} (cells are deep-copied, as
+   *            {@code DefaultMemStore} does, so that no cell refers to an RPC buffer)
+   */
+  public HashCellTable(CellComparator comparator, int rowArrayMaxCells, MemStoreLAB lab) {
+    if (comparator instanceof MetaCellComparator) {
+      // Rows are ordered by plain unsigned bytes here; hbase:meta orders them differently.
+      throw new IllegalArgumentException("the hash memstore does not support hbase:meta");
+    }
+    this.comparator = comparator;
+    this.rowArrayMaxCells = rowArrayMaxCells;
+    this.lab = lab;
+    heapSize.add(DEEP_OVERHEAD);
+  }
+
+  public CellComparator getComparator() {
+    return comparator;
+  }
+
+  public void add(Cell cell, MemStoreSizing sizing) {
+    Cell[] run = { cell };
+    addRun(run, 1, sizing);
+  }
+
+  /** Adds cells; consecutive cells of one row (a Put's cells) are inserted into it at once. */
+  public void add(Iterable<Cell> cells, MemStoreSizing sizing) {
+    Cell[] run = new Cell[8];
+    int n = 0;
+    for (Cell cell : cells) {
+      if (n > 0 && !CellUtil.matchingRows(run[0], cell)) {
+        addRun(run, n, sizing);
+        Arrays.fill(run, 0, n, null);
+        n = 0;
+      }
+      if (n == run.length) {
+        run = Arrays.copyOf(run, n * 2);
+      }
+      run[n++] = cell;
+    }
+    if (n > 0) {
+      addRun(run, n, sizing);
+    }
+  }
+
+  private void addRun(Cell[] run, int n, MemStoreSizing sizing) {
+    boolean[] inLab = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      run[i] = copy(run[i], inLab, i);
+    }
+    long heap = 0;
+    byte[] rowKey = CellUtil.cloneRow(run[0]);
+    MemRow probe = new MemRow(rowKey, RowHash.hash(rowKey));
+    MemRow row = rows.get(probe);
+    if (row == null) {
+      row = rows.putIfAbsent(probe, probe);
+      if (row == null) {
+        row = probe;
+        log.append(row);
+        row.markLogged();
+        heap += row.keyHeapSize() + ROW_SLOTS + MemRow.emptyContainerHeapSize();
+      }
+    }
+    awaitLogged(row);
+    boolean[] dup = new boolean[n];
+    heap += row.insert(run, n, dup, comparator, rowArrayMaxCells);
+    long data = 0;
+    long offHeap = 0;
+    int added = 0;
+    for (int i = 0; i < n; i++) {
+      Cell c = run[i];
+      // As HBase's Segment.updateMetaInfo: a duplicate that took MSLAB space still counts.
+      if (!dup[i] || inLab[i]) {
+        data += c.getSerializedSize();
+        if (inLab[i] && lab.isOffHeap()) {
+          offHeap += c.heapSize();
+        } else {
+          heap += c.heapSize();
+        }
+      }
+      if (!dup[i]) {
+        added++;
+      }
+      timeRange.includeTimestamp(c);
+      if (c.getTagsLength() > 0) {
+        tagsPresent = true;
+      }
+    }
+    dataSize.add(data);
+    heapSize.add(heap);
+    offHeapSize.add(offHeap);
+    cellsCount.add(added);
+    if (sizing != null) {
+      sizing.incMemStoreSize(data, heap, offHeap, added);
+    }
+  }
+
+  private Cell copy(Cell cell, boolean[] inLab, int i) {
+    if (lab != null) {
+      Cell copy = lab.copyCellInto(cell);
+      if (copy != null) {
+        inLab[i] = true;
+        return copy;
+      }
+    }
+    // The cell may point into an RPC buffer that is reused after the call (HBASE-15180).
+    return cell instanceof ExtendedCell ? ((ExtendedCell) cell).deepClone() : cell;
+  }
+
+  /**
+   * The creator of a row logs it right after publishing it in the map; another writer of the same
+   * row (HBase's row lock makes this rare) must not add cells before that, or a scan's sorted index
+   * could miss a row holding visible cells.
+   */
+  private static void awaitLogged(MemRow row) {
+    while (!row.isLogged()) {
+      Thread.onSpinWait();
+    }
+  }
+
+  /** The row's cells, or {@code null} if the row is not in this table. */
+  public MemRow getRow(byte[] row) {
+    return rows.get(new MemRow(row, RowHash.hash(row)));
+  }
+
+  /**
+   * All rows in row order. Rows created since the previous call are sorted (only they) and merged
+   * into the previous array, which is reused unchanged when no row was created. The result
+   * contains at least every row created before the call and must not be modified.
+   */
+  public MemRow[] sortedRows() {
+    SortedRows s = sorted;
+    if (s.upTo >= log.size()) {
+      return s.rows;
+    }
+    synchronized (indexLock) {
+      s = sorted;
+      int n = log.size();
+      if (s.upTo >= n) {
+        return s.rows;
+      }
+      MemRow[] fresh = new MemRow[n - s.upTo];
+      for (int i = 0; i < fresh.length; i++) {
+        fresh[i] = log.get(s.upTo + i);
+      }
+      Arrays.sort(fresh, MemRow.ROW_ORDER);
+      MemRow[] merged = new MemRow[s.rows.length + fresh.length];
+      int i = 0;
+      int j = 0;
+      int k = 0;
+      while (i < s.rows.length || j < fresh.length) {
+        boolean takeOld = j == fresh.length
+          || (i < s.rows.length && MemRow.ROW_ORDER.compare(s.rows[i], fresh[j]) < 0);
+        merged[k++] = takeOld ? s.rows[i++] : fresh[j++];
+      }
+      sorted = new SortedRows(merged, n);
+      return merged;
+    }
+  }
+
+  /** Number of rows, for iterating {@link #rowAt} in creation order. */
+  public int rowCount() {
+    return log.size();
+  }
+
+  public MemRow rowAt(int i) {
+    return log.get(i);
+  }
+
+  public boolean isEmpty() {
+    return cellsCount.sum() == 0;
+  }
+
+  public long getDataSize() {
+    return dataSize.sum();
+  }
+
+  public long getHeapSize() {
+    return heapSize.sum();
+  }
+
+  public long getOffHeapSize() {
+    return offHeapSize.sum();
+  }
+
+  public int getCellsCount() {
+    return (int) cellsCount.sum();
+  }
+
+  public TimeRangeTracker getTimeRangeTracker() {
+    return timeRange;
+  }
+
+  public boolean isTagsPresent() {
+    return tagsPresent;
+  }
+
+  /** Pins the MSLAB chunks while a scanner reads cells that live in them. */
+  public void incScannerCount() {
+    if (lab != null) {
+      lab.incScannerCount();
+    }
+  }
+
+  public void decScannerCount() {
+    if (lab != null) {
+      lab.decScannerCount();
+    }
+  }
+
+  /** Releases the MSLAB once no scanner holds it; called when the generation is discarded. */
+  public void close() {
+    if (lab != null) {
+      lab.close();
+    }
+  }
+
+  private static final class SortedRows {
+    final MemRow[] rows;
+    final int upTo; // log entries [0, upTo) are in rows
+
+    SortedRows(MemRow[] rows, int upTo) {
+      this.rows = rows;
+      this.upTo = upTo;
+    }
+  }
+}
