@@ -1,0 +1,57 @@
+package org.apache.hadoop.hbase.rlsm.ulfs;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.junit.Test;
+
+/**
+ * The loader is idempotent, and a missing library fails with a message that says where it looked
+ * and how to build it (checked in a child JVM, since a loaded library cannot be unloaded).
+ */
+public class TestNativeLoader {
+  /** Child entry point: loads twice and prints the outcome. */
+  public static void main(String[] args) {
+    for (int i = 0; i < 2; i++) {
+      try {
+        NativeLoader.load();
+        System.out.println("loaded " + NativeLoader.isLoaded());
+      } catch (IOException e) {
+        System.out.println("failed " + e.getMessage());
+      }
+    }
+  }
+
+  private static String runChild(String libProperty) throws Exception {
+    Process p = new ProcessBuilder(System.getProperty("java.home") + "/bin/java",
+      "-D" + NativeLoader.LIB_PROPERTY + "=" + libProperty, "-cp",
+      System.getProperty("java.class.path"), TestNativeLoader.class.getName())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(out, 0, p.exitValue());
+    return out;
+  }
+
+  @Test
+  public void testLoadIsIdempotent() throws IOException {
+    NativeLoader.load();
+    NativeLoader.load();
+    assertTrue(NativeLoader.isLoaded());
+  }
+
+  @Test
+  public void testMissingLibraryMessage() throws Exception {
+    String out = runChild("/nonexistent/libulfsjni.so");
+    String[] lines = out.trim().split("\n");
+    assertEquals(out, 2, lines.length);
+    assertTrue(out, lines[0].startsWith("failed "));
+    assertTrue(out, lines[0].contains("/nonexistent/libulfsjni.so (absent)"));
+    assertTrue(out, lines[0].contains("mvn -pl hbase-rlsm process-classes"));
+    assertTrue(out, lines[0].contains("bin/install-deps"));
+    assertEquals("the failure is remembered", lines[0], lines[1]);
+  }
+}
