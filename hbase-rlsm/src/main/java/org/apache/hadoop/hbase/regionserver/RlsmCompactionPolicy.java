@@ -6,9 +6,10 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionPolicy;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
- * Compaction decisions of the RLSM engine. This version selects no work: Level-0 files are
- * served as they are (hash index plus Bloom filter per file), so the store stays correct, only
- * reads probe more files as flushes accumulate.
+ * HBase's hook for compaction decisions. RLSM decides in {@code RlsmCompactionPlanner} (asked by
+ * the engine's compaction context); this policy only answers HBase's generic questions: no
+ * time-based major compactions (a user {@code major_compact} still rewrites everything), and
+ * HBase's usual throttle point for large compactions.
  */
 @InterfaceAudience.Private
 public class RlsmCompactionPolicy extends CompactionPolicy {

@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.regionserver;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -12,6 +13,8 @@ import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -30,6 +33,8 @@ public class RlsmStoreFile extends HStoreFile {
   private volatile long maxMemstoreTs = -1;
   private volatile Optional<Cell> firstKey = Optional.empty();
   private volatile Optional<Cell> lastKey = Optional.empty();
+  private volatile List<PartitionDescriptor> partitions = Collections.emptyList();
+  private volatile long generation = -1;
 
   public RlsmStoreFile(StoreFileInfo info, CacheConfig cacheConf, CellComparator comparator,
     boolean primaryReplica) {
@@ -56,6 +61,15 @@ public class RlsmStoreFile extends HStoreFile {
         compactedStoreFiles =
           Collections.unmodifiableSet(new HashSet<>(file.meta().getStringList(name,
             FileMeta.COMPACTED_FILES)));
+        if (file.trailer().role() == FileRole.MANIFEST) {
+          byte[] v = file.meta().get(FileMeta.MANIFEST_PARTITIONS);
+          if (v == null) {
+            throw new RlsmCorruptionException(name, file.trailer().meta().offset(),
+              "manifest lacks " + FileMeta.MANIFEST_PARTITIONS);
+          }
+          partitions = PartitionDescriptor.decodeList(name, file.trailer().meta().offset(), v);
+          generation = file.meta().getLong(FileMeta.MANIFEST_GENERATION, -1);
+        }
       } catch (IOException e) {
         file.close();
         throw e;
@@ -73,6 +87,25 @@ public class RlsmStoreFile extends HStoreFile {
   @Override
   public RlsmStoreFileReader getReader() {
     return reader;
+  }
+
+  /** Manifest only: the Level-1 partitions it records (empty for other roles). */
+  public List<PartitionDescriptor> getPartitions() {
+    return partitions;
+  }
+
+  /** Manifest only: its generation; -1 for other roles. */
+  public long getGeneration() {
+    return generation;
+  }
+
+  /**
+   * A scanner over this file's rows inside {@code ranges} (null: all rows), for reads through
+   * a {@link RlsmStoreFileView} and for compaction inputs.
+   */
+  RlsmStoreFileScanner getScanner(boolean enforceMvcc, long readPt, long scannerOrder,
+    List<byte[][]> ranges) {
+    return new RlsmStoreFileScanner(reader, enforceMvcc, readPt, scannerOrder, ranges);
   }
 
   /** The role and level of this file in the RLSM tree; null before {@link #initReader()}. */

@@ -1,13 +1,28 @@
 package org.apache.hadoop.hbase.regionserver;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.rlsm.compaction.FileSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
+import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.index.RangeTree;
+import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,38 +32,247 @@ import org.apache.hbase.thirdparty.com.google.common.collect.ImmutableList;
 import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
 
 /**
- * The set of files of one RLSM store. State is an immutable snapshot replaced as a whole under
- * the store's write lock (as HBase's own managers do), so readers never see a half-applied flush
- * or compaction. Level-0 holds flushed files (and any bulk-loaded HFiles), ordered by sequence id.
+ * The files of one RLSM store as Level-0 plus Level-1 partitions. The state is immutable and
+ * rebuilt from the file set on every change (flush, compaction, open), under the store's write
+ * lock, so a read always sees one consistent layout:
+ * <ul>
+ * <li>the Level-1 layout is the one recorded by the newest manifest file;</li>
+ * <li>Level-0 is every flush file (and bulk-loaded HFile) that the manifest does not list;</li>
+ * <li>segments no manifest lists, and older manifests, are orphans of an interrupted
+ * compaction: kept out of the state and archived by the engine when the region opens.</li>
+ * </ul>
+ * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
+ * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 members are handed out
+ * as {@link RlsmStoreFileView}s restricted to the ranges of the partitions listing them.
  */
 @InterfaceAudience.Private
 public class RlsmStoreFileManager implements StoreFileManager {
   private static final Logger LOG = LoggerFactory.getLogger(RlsmStoreFileManager.class);
   private static final Comparator<HStoreFile> ORDER = StoreFileComparators.SEQ_ID;
 
-  private final int blockingFileCount;
-  private volatile ImmutableList<HStoreFile> level0 = ImmutableList.of();
+  /** One Level-1 partition of a state. */
+  static final class Partition {
+    final byte[] low;
+    final byte[] high;
+    final ImmutableList<RlsmStoreFile> members;
+    private volatile PartitionSummary summary;
+
+    Partition(byte[] low, byte[] high, ImmutableList<RlsmStoreFile> members) {
+      this.low = low;
+      this.high = high;
+      this.members = members;
+    }
+
+    /** Bytes, row entries and distinct rows of the members inside the range (indexes only). */
+    PartitionSummary summary() {
+      PartitionSummary s = summary;
+      if (s == null) {
+        long bytes = 0;
+        long entries = 0;
+        Set<ByteKey> distinct = new HashSet<>();
+        List<String> names = new ArrayList<>(members.size());
+        for (RlsmStoreFile m : members) {
+          names.add(m.getPath().getName());
+          RlsmFileReader f = m.getReader().getRlsmFile();
+          SortedRowView v = f.sortedView();
+          int from = v.lowerBound(low, 0, low.length);
+          int to = v.upperBound(high, 0, high.length);
+          entries += to - from;
+          for (int i = from; i < to; i++) {
+            int e = v.entry(i);
+            bytes += f.index().length(e);
+            distinct.add(new ByteKey(f.index().row(e)));
+          }
+        }
+        s = new PartitionSummary(low, high, names, bytes, entries, distinct.size());
+        summary = s;
+      }
+      return s;
+    }
+
+    @Override
+    public String toString() {
+      return "[" + Bytes.toStringBinary(low) + ", " + Bytes.toStringBinary(high) + "] x"
+        + members.size();
+    }
+  }
+
+  /** A row key usable in hash sets. */
+  private static final class ByteKey {
+    final byte[] b;
+    final int hash;
+
+    ByteKey(byte[] b) {
+      this.b = b;
+      this.hash = Bytes.hashCode(b);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ByteKey && Bytes.equals(b, ((ByteKey) o).b);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** An immutable layout of the store. */
+  static final class State {
+    final ImmutableList<HStoreFile> all;
+    final ImmutableList<HStoreFile> level0;
+    final List<Partition> partitions;
+    final RangeTree<Partition> tree;
+    final RlsmStoreFile manifest;
+    final List<HStoreFile> orphans;
+
+    State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
+      List<Partition> partitions, RlsmStoreFile manifest, List<HStoreFile> orphans) {
+      this.all = all;
+      this.level0 = level0;
+      this.partitions = partitions;
+      this.tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
+      this.manifest = manifest;
+      this.orphans = orphans;
+    }
+
+    static final State EMPTY =
+      new State(ImmutableList.of(), ImmutableList.of(), List.of(), null, List.of());
+
+    List<FileSummary> level0Summaries() {
+      List<FileSummary> out = new ArrayList<>(level0.size());
+      for (HStoreFile f : level0) {
+        out.add(summarize(f));
+      }
+      return out;
+    }
+
+    List<PartitionSummary> partitionSummaries() {
+      List<PartitionSummary> out = new ArrayList<>(partitions.size());
+      for (Partition p : partitions) {
+        out.add(p.summary());
+      }
+      return out;
+    }
+
+    int segmentCount() {
+      Set<HStoreFile> s = new HashSet<>();
+      partitions.forEach(p -> s.addAll(p.members));
+      return s.size();
+    }
+  }
+
+  static FileSummary summarize(HStoreFile f) {
+    if (f instanceof RlsmStoreFile) {
+      RlsmFileReader r = ((RlsmStoreFile) f).getReader().getRlsmFile();
+      return new FileSummary(f.getPath().getName(), r.firstRow(), r.lastRow(),
+        r.trailer().rowCount(), r.length(), true);
+    }
+    StoreFileReader r = f.getReader();
+    byte[] first = f.getFirstKey().map(c -> Bytes.copy(c.getRowArray(), c.getRowOffset(),
+      c.getRowLength())).orElse(null);
+    byte[] last = r.getLastRowKey().orElse(null);
+    return new FileSummary(f.getPath().getName(), first, last, first == null ? 0 : r.getEntries(),
+      r.length(), false);
+  }
+
+  private final int level0BlockingCount;
+  private final RlsmStoreStats stats;
+  private volatile State state = State.EMPTY;
   private volatile ImmutableList<HStoreFile> compactedFiles = ImmutableList.of();
 
-  public RlsmStoreFileManager(int blockingFileCount) {
-    this.blockingFileCount = blockingFileCount;
+  RlsmStoreFileManager(int level0BlockingCount, RlsmStoreStats stats) {
+    this.level0BlockingCount = level0BlockingCount;
+    this.stats = stats;
+  }
+
+  State state() {
+    return state;
+  }
+
+  /** Builds the layout of a file set; fails when the manifest names a file that is missing. */
+  static State build(Collection<HStoreFile> files) throws IOException {
+    Map<String, HStoreFile> byName = new HashMap<>();
+    RlsmStoreFile manifest = null;
+    List<HStoreFile> orphans = new ArrayList<>();
+    for (HStoreFile f : files) {
+      byName.put(f.getPath().getName(), f);
+      if (f instanceof RlsmStoreFile && ((RlsmStoreFile) f).getRole() == FileRole.MANIFEST) {
+        RlsmStoreFile m = (RlsmStoreFile) f;
+        if (manifest == null || m.getGeneration() > manifest.getGeneration()) {
+          if (manifest != null) {
+            orphans.add(manifest);
+          }
+          manifest = m;
+        } else {
+          orphans.add(m);
+        }
+      }
+    }
+    Set<HStoreFile> referenced = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    List<Partition> partitions = new ArrayList<>();
+    if (manifest != null) {
+      referenced.add(manifest);
+      for (PartitionDescriptor d : manifest.getPartitions()) {
+        ImmutableList.Builder<RlsmStoreFile> members = ImmutableList.builder();
+        for (String name : d.members()) {
+          HStoreFile m = byName.get(name);
+          if (!(m instanceof RlsmStoreFile)) {
+            throw new IOException("Level-1 manifest " + manifest.getPath() + " lists member "
+              + name + (m == null ? ", which is not in the store" : ", which is not RLSM"));
+          }
+          members.add((RlsmStoreFile) m);
+          referenced.add(m);
+        }
+        partitions.add(new Partition(d.low(), d.high(), members.build()));
+      }
+    }
+    List<HStoreFile> level0 = new ArrayList<>();
+    List<HStoreFile> all = new ArrayList<>(referenced);
+    for (HStoreFile f : files) {
+      if (referenced.contains(f) || orphans.contains(f)) {
+        continue;
+      }
+      if (f instanceof RlsmStoreFile && ((RlsmStoreFile) f).getRole() != FileRole.FLUSH) {
+        orphans.add(f);
+      } else {
+        level0.add(f);
+        all.add(f);
+      }
+    }
+    return new State(ImmutableList.sortedCopyOf(ORDER, all),
+      ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifest, orphans);
+  }
+
+  /** Files of the last load that no manifest claims; the engine archives them. */
+  List<HStoreFile> takeOrphans() {
+    return state.orphans;
   }
 
   @Override
-  public void loadFiles(List<HStoreFile> storeFiles) {
-    level0 = ImmutableList.sortedCopyOf(ORDER, storeFiles);
+  public void loadFiles(List<HStoreFile> storeFiles) throws IOException {
+    state = build(storeFiles);
+    if (!state.orphans.isEmpty()) {
+      LOG.warn("Store files {} belong to no Level-1 manifest (an interrupted compaction)",
+        state.orphans);
+    }
   }
 
   @Override
-  public void insertNewFiles(Collection<HStoreFile> sfs) {
-    level0 = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(level0, sfs));
+  public void insertNewFiles(Collection<HStoreFile> sfs) throws IOException {
+    state = build(ImmutableList.copyOf(Iterables.concat(state.all, sfs)));
   }
 
   @Override
   public void addCompactionResults(Collection<HStoreFile> compacted,
-    Collection<HStoreFile> results) {
-    level0 = ImmutableList.sortedCopyOf(ORDER,
-      Iterables.concat(Iterables.filter(level0, sf -> !compacted.contains(sf)), results));
+    Collection<HStoreFile> results) throws IOException {
+    State next = build(ImmutableList.copyOf(
+      Iterables.concat(Iterables.filter(state.all, sf -> !compacted.contains(sf)), results)));
+    if (!next.orphans.isEmpty()) {
+      throw new IOException("compaction left files outside the manifest: " + next.orphans);
+    }
+    state = next;
     compacted.forEach(HStoreFile::markCompactedAway);
     compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, compacted));
   }
@@ -61,8 +285,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   @Override
   public ImmutableCollection<HStoreFile> clearFiles() {
-    ImmutableList<HStoreFile> result = level0;
-    level0 = ImmutableList.of();
+    ImmutableList<HStoreFile> result = state.all;
+    state = State.EMPTY;
+    stats.unregister(); // the store is closing
     return result;
   }
 
@@ -75,7 +300,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   @Override
   public Collection<HStoreFile> getStoreFiles() {
-    return level0;
+    return state.all;
   }
 
   @Override
@@ -85,7 +310,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   @Override
   public int getStorefileCount() {
-    return level0.size();
+    return state.all.size();
   }
 
   @Override
@@ -93,16 +318,40 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return compactedFiles.size();
   }
 
-  /** Level-0 files may hold any row; each file scanner prunes itself by key range and Bloom. */
+  /**
+   * Level-0 plus the members of the partitions overlapping the rows. HBase passes a reversed
+   * scan's bounds high-to-low and does not say which it is, so one empty bound means all rows.
+   */
   @Override
   public Collection<HStoreFile> getFilesForScan(byte[] startRow, boolean includeStartRow,
     byte[] stopRow, boolean includeStopRow, boolean onlyLatestVersion) {
-    return level0;
+    State s = state;
+    if (s.partitions.isEmpty()) {
+      return s.level0;
+    }
+    List<Partition> parts;
+    if (startRow.length == 0 || stopRow.length == 0) {
+      parts = s.partitions;
+    } else if (Bytes.compareTo(startRow, stopRow) <= 0) {
+      parts = s.tree.overlapping(startRow, stopRow);
+    } else {
+      parts = s.tree.overlapping(stopRow, startRow);
+    }
+    Map<RlsmStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
+    for (Partition p : parts) {
+      for (RlsmStoreFile m : p.members) {
+        ranges.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+      }
+    }
+    List<HStoreFile> out = new ArrayList<>(s.level0.size() + ranges.size());
+    out.addAll(s.level0);
+    ranges.forEach((f, r) -> out.add(new RlsmStoreFileView(f, r)));
+    return out;
   }
 
   @Override
   public Iterator<HStoreFile> getCandidateFilesForRowKeyBefore(KeyValue targetKey) {
-    return level0.reverse().iterator();
+    return state.all.reverse().iterator();
   }
 
   @Override
@@ -117,9 +366,10 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return Optional.empty();
   }
 
+  /** Compaction urgency from Level-0 alone: Level-1 file counts grow with data by design. */
   @Override
   public int getStoreCompactionPriority() {
-    int priority = blockingFileCount - level0.size();
+    int priority = level0BlockingCount - state.level0.size();
     return priority == HStore.PRIORITY_USER ? priority + 1 : priority;
   }
 
@@ -127,10 +377,13 @@ public class RlsmStoreFileManager implements StoreFileManager {
   @Override
   public Collection<HStoreFile> getUnneededFiles(long maxTs, List<HStoreFile> filesCompacting) {
     List<HStoreFile> out = new ArrayList<>();
-    ImmutableList<HStoreFile> files = level0;
+    if (!filesCompacting.isEmpty()) {
+      return out; // a running compaction may be linking these files into Level-1
+    }
+    ImmutableList<HStoreFile> files = state.level0;
     for (int i = 0; i < files.size() - 1; i++) {
       HStoreFile sf = files.get(i);
-      if (sf.getReader().getMaxTimestamp() < maxTs && !filesCompacting.contains(sf)) {
+      if (sf.getReader().getMaxTimestamp() < maxTs) {
         LOG.info("Found an expired store file {} whose maxTimestamp is {}, which is below {}",
           sf.getPath(), sf.getReader().getMaxTimestamp(), maxTs);
         out.add(sf);
@@ -141,7 +394,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   @Override
   public double getCompactionPressure() {
-    return 0.0;
+    return Math.min(1.0, (double) state.level0.size() / Math.max(1, level0BlockingCount));
   }
 
   @Override

@@ -52,7 +52,7 @@ public class RlsmStoreFileReader extends StoreFileReader {
   @Override
   public StoreFileScanner getStoreFileScanner(boolean cacheBlocks, boolean pread,
     boolean isCompaction, long readPt, long scannerOrder, boolean canOptimizeForNonNullColumn) {
-    return new RlsmStoreFileScanner(this, !isCompaction, readPt, scannerOrder);
+    return new RlsmStoreFileScanner(this, !isCompaction, readPt, scannerOrder, null);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.function.IntConsumer;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
@@ -31,14 +32,23 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
   private final boolean enforceMvcc;
   private final long readPt;
 
+  // Sorted-position intervals [start[i], end[i]) this scanner may return; null = whole file.
+  // A Level-1 member shared by partitions is valid only inside the ranges of the partitions that
+  // list it in the current manifest; its rows elsewhere are superseded copies.
+  private final int[] allowedStart;
+  private final int[] allowedEnd;
   private int rowPos = -1; // sorted position of the loaded row
   private Cell[] rowCells;
   private int cellIdx;
   private Cell cur;
   private boolean closed;
 
+  /**
+   * @param ranges closed row ranges {@code {low, high}} to serve, ascending and disjoint; null
+   *               serves the whole file
+   */
   RlsmStoreFileScanner(RlsmStoreFileReader reader, boolean enforceMvcc, long readPt,
-    long scannerOrder) {
+    long scannerOrder, List<byte[][]> ranges) {
     super(reader, null, enforceMvcc, true, readPt, scannerOrder, false, false);
     this.reader = reader;
     this.file = reader.getRlsmFile();
@@ -46,6 +56,58 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
     this.comparator = reader.getComparator();
     this.enforceMvcc = enforceMvcc;
     this.readPt = readPt;
+    if (ranges == null || ranges.isEmpty()) {
+      allowedStart = null;
+      allowedEnd = null;
+    } else {
+      allowedStart = new int[ranges.size()];
+      allowedEnd = new int[ranges.size()];
+      for (int i = 0; i < ranges.size(); i++) {
+        byte[] low = ranges.get(i)[0];
+        byte[] high = ranges.get(i)[1];
+        allowedStart[i] = view.lowerBound(low, 0, low.length);
+        allowedEnd[i] = view.upperBound(high, 0, high.length);
+      }
+    }
+  }
+
+  /** The first allowed position at or after {@code pos}. */
+  private int nextAllowed(int pos) {
+    if (allowedStart == null) {
+      return pos;
+    }
+    for (int i = 0; i < allowedStart.length; i++) {
+      if (pos < allowedEnd[i]) {
+        return Math.max(pos, allowedStart[i]);
+      }
+    }
+    return view.size();
+  }
+
+  /** The last allowed position at or before {@code pos}; -1 when none. */
+  private int prevAllowed(int pos) {
+    if (allowedStart == null) {
+      return pos;
+    }
+    for (int i = allowedStart.length - 1; i >= 0; i--) {
+      if (pos >= allowedStart[i]) {
+        return Math.min(pos, allowedEnd[i] - 1);
+      }
+    }
+    return -1;
+  }
+
+  /** True when some allowed row may lie within the scan's rows (or is the Get's row). */
+  private boolean allowedOverlap(Scan scan) {
+    if (allowedStart == null) {
+      return true;
+    }
+    byte[] lo = scan.isReversed() ? scan.getStopRow() : scan.getStartRow();
+    byte[] hi = scan.isReversed() ? scan.getStartRow() : scan.getStopRow();
+    int from = lo.length == 0 ? 0 : view.lowerBound(lo, 0, lo.length);
+    int to = hi.length == 0 ? view.size() : view.upperBound(hi, 0, hi.length);
+    int first = nextAllowed(from);
+    return first < to;
   }
 
   private boolean visible(Cell c) {
@@ -61,6 +123,11 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
 
   /** Positions at the first visible cell at or after (pos, idx), moving to later rows. */
   private boolean settleForward(int pos, int idx) throws IOException {
+    int allowed = nextAllowed(pos);
+    if (allowed != pos) {
+      pos = allowed;
+      idx = 0;
+    }
     while (pos < view.size()) {
       loadRow(pos);
       for (int i = idx; i < rowCells.length; i++) {
@@ -70,7 +137,7 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
           return true;
         }
       }
-      pos++;
+      pos = nextAllowed(pos + 1);
       idx = 0;
     }
     cur = null;
@@ -159,7 +226,7 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
 
   /** Positions at the first visible cell of the last row before {@code pos} that has one. */
   private boolean settleBackward(int pos) throws IOException {
-    for (int p = pos; p >= 0; p--) {
+    for (int p = prevAllowed(pos); p >= 0; p = prevAllowed(p - 1)) {
       loadRow(p);
       for (int i = 0; i < rowCells.length; i++) {
         if (visible(rowCells[i])) {
@@ -201,7 +268,8 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
       tr = scan.getTimeRange();
     }
     return reader.passesTimerangeFilter(tr, oldestUnexpiredTS)
-      && reader.passesKeyRangeFilter(scan) && reader.passesBloomFilter(scan, null);
+      && reader.passesKeyRangeFilter(scan) && allowedOverlap(scan)
+      && reader.passesBloomFilter(scan, null);
   }
 
   @Override

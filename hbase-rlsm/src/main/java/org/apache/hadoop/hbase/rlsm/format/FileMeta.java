@@ -22,6 +22,10 @@ public final class FileMeta {
   public static final String COMPACTED_FILES = "compacted.files";
   public static final String CREATED_MS = "created.ms";
   public static final String DELETE_FAMILY_COUNT = "delete.family.count";
+  /** Manifest only: i64 generation, increasing with every manifest of a store. */
+  public static final String MANIFEST_GENERATION = "manifest.generation";
+  /** Manifest only: the Level-1 partitions, see {@link PartitionDescriptor#encodeList}. */
+  public static final String MANIFEST_PARTITIONS = "manifest.partitions";
 
   private final Map<String, byte[]> entries;
 

@@ -56,6 +56,21 @@ public final class SortedRowView {
     return lo;
   }
 
+  /** First position whose row is {@code > key}; {@link #size()} when none. */
+  public int upperBound(byte[] key, int off, int len) {
+    int lo = 0;
+    int hi = order.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (index.compareRow(order[mid], key, off, len) <= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
   /** Last position whose row is {@code < key}; -1 when none. */
   public int lastBefore(byte[] key, int off, int len) {
     return lowerBound(key, off, len) - 1;

@@ -1,0 +1,244 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
+import org.apache.hadoop.hbase.regionserver.throttle.ThroughputControlUtil;
+import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
+import org.apache.hadoop.hbase.rlsm.file.RlsmFileWriter;
+import org.apache.hadoop.hbase.rlsm.format.FileMeta;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.yetus.audience.InterfaceAudience;
+
+/**
+ * Carries out one {@link CompactionPlan}: reads the plan's inputs through HBase's compaction
+ * {@code StoreScanner} (so versions, TTL and, when the plan allows, delete markers are purged by
+ * HBase's own rules; coprocessor compaction hooks run), routes every row to the target partition
+ * whose range holds it, writes one new segment per target that received rows, and last a new
+ * manifest. Returns the new files in commit order, manifest last: HBase commits them one by one,
+ * and only the manifest makes the new layout (and the retirement of old files) take effect, so a
+ * crash at any point leaves either the old or the new layout.
+ *
+ * <p>Sequence ids are kept as they are: segments mix data of different ages, and equal keys must
+ * still be ordered by sequence id.
+ */
+@InterfaceAudience.Private
+final class RlsmCompactor {
+  /** Bytes written by one run, for the store's counters. */
+  static final class Result {
+    final List<Path> paths = new ArrayList<>();
+    long dataBytes;
+    long manifestBytes;
+    long readBytes;
+  }
+
+  private final HStore store;
+  private final RlsmStoreFileManager.State state;
+  private final CompactionPlan plan;
+  private final Collection<String> retired;
+
+  RlsmCompactor(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
+    Collection<String> retired) {
+    this.store = store;
+    this.state = state;
+    this.plan = plan;
+    this.retired = retired;
+  }
+
+  private HStoreFile file(String name) throws IOException {
+    for (HStoreFile f : state.all) {
+      if (f.getPath().getName().equals(name)) {
+        return f;
+      }
+    }
+    throw new IOException("compaction input " + name + " is no longer in store " + store);
+  }
+
+  Result run(CompactionRequestImpl request, ThroughputController tc, User user)
+    throws IOException {
+    Result result = new Result();
+    List<RlsmFileWriter> writers = new ArrayList<>();
+    boolean ok = false;
+    try {
+      Map<Integer, RlsmFileWriter> byTarget = new HashMap<>();
+      long maxSeqId = 0;
+      if (!plan.inputs().isEmpty()) {
+        maxSeqId = scanAndRoute(request, tc, user, byTarget, writers, result);
+      }
+      for (RlsmFileWriter w : writers) {
+        result.dataBytes += w.finish(maxSeqId);
+        result.paths.add(w.getPath());
+      }
+      Path manifest = writeManifest(byTarget, result);
+      result.paths.add(manifest);
+      ok = true;
+      return result;
+    } finally {
+      if (!ok) {
+        for (RlsmFileWriter w : writers) {
+          w.close();
+        }
+        for (Path p : result.paths) {
+          store.getFileSystem().delete(p, false);
+        }
+      }
+    }
+  }
+
+  private long scanAndRoute(CompactionRequestImpl request, ThroughputController tc, User user,
+    Map<Integer, RlsmFileWriter> byTarget, List<RlsmFileWriter> writers, Result result)
+    throws IOException {
+    List<HStoreFile> inputs = new ArrayList<>();
+    long maxSeqId = 0;
+    for (String name : plan.inputs().keySet()) {
+      HStoreFile f = file(name);
+      inputs.add(f);
+      maxSeqId = Math.max(maxSeqId, f.getMaxSequenceId());
+    }
+    inputs.sort(StoreFileComparators.SEQ_ID);
+    long smallestReadPoint = store.getSmallestReadPoint();
+    List<StoreFileScanner> scanners = new ArrayList<>(inputs.size());
+    InternalScanner scanner = null;
+    String throttleName = ThroughputControlUtil.getNameForThrottling(store, "compaction");
+    tc.start(throttleName);
+    try {
+      for (int i = 0; i < inputs.size(); i++) {
+        HStoreFile f = inputs.get(i);
+        List<byte[][]> ranges = plan.inputs().get(f.getPath().getName());
+        if (f instanceof RlsmStoreFile) {
+          scanners.add(((RlsmStoreFile) f).getScanner(false, smallestReadPoint, i,
+            ranges.isEmpty() ? null : ranges));
+        } else {
+          scanners.add(f.getStreamScanner(false, false, true, smallestReadPoint, i, false));
+        }
+        result.readBytes += f.getReader().length();
+      }
+      ScanType scanType =
+        plan.dropDeletes() ? ScanType.COMPACT_DROP_DELETES : ScanType.COMPACT_RETAIN_DELETES;
+      RegionCoprocessorHost cp = store.getCoprocessorHost();
+      ScanInfo scanInfo = cp == null ? store.getScanInfo()
+        : cp.preCompactScannerOpen(store, scanType, request.getTracker(), request, user);
+      scanner = new StoreScanner(store, scanInfo, scanners, scanType, smallestReadPoint,
+        HConstants.OLDEST_TIMESTAMP);
+      scanners.clear(); // the StoreScanner owns and closes them now
+      if (cp != null) {
+        scanner = cp.preCompact(store, scanner, scanType, request.getTracker(), request, user);
+      }
+      route(scanner, tc, throttleName, byTarget, writers);
+    } catch (InterruptedException e) {
+      throw new InterruptedIOException("Interrupted while throttling compaction of " + store);
+    } finally {
+      tc.finish(throttleName);
+      for (StoreFileScanner s : scanners) {
+        s.close();
+      }
+      if (scanner != null) {
+        scanner.close();
+      }
+    }
+    return maxSeqId;
+  }
+
+  private void route(InternalScanner scanner, ThroughputController tc, String throttleName,
+    Map<Integer, RlsmFileWriter> byTarget, List<RlsmFileWriter> writers)
+    throws IOException, InterruptedException {
+    List<CompactionPlan.Target> targets = plan.targets();
+    byte[] family = store.getColumnFamilyDescriptor().getName();
+    ScannerContext ctx = ScannerContext.newBuilder().setBatchLimit(
+      store.conf.getInt(HConstants.COMPACTION_KV_MAX, HConstants.COMPACTION_KV_MAX_DEFAULT))
+      .build();
+    List<Cell> cells = new ArrayList<>();
+    RlsmFileWriter current = null;
+    Cell currentRow = null;
+    long sinceCheck = 0;
+    boolean more;
+    do {
+      more = scanner.next(cells, ctx);
+      for (Cell c : cells) {
+        if (currentRow == null || !CellUtil.matchingRows(currentRow, c)) {
+          currentRow = c;
+          int t = targetOf(targets, CellUtil.cloneRow(c));
+          current = byTarget.get(t);
+          if (current == null) {
+            current = new RlsmFileWriter(store.getFileSystem(),
+              store.getRegionFileSystem().createTempName(), family, FileRole.SEGMENT, 0);
+            byTarget.put(t, current);
+            writers.add(current);
+          }
+        }
+        current.append(c);
+        tc.control(throttleName, c.getSerializedSize());
+        if (++sinceCheck >= 10_000) {
+          sinceCheck = 0;
+          if (!store.areWritesEnabled()) {
+            throw new InterruptedIOException("Aborting compaction of store " + store
+              + " because it was interrupted (region closing)");
+          }
+        }
+      }
+      cells.clear();
+    } while (more);
+  }
+
+  /** Index of the target holding {@code row}; the plan guarantees there is one. */
+  static int targetOf(List<CompactionPlan.Target> targets, byte[] row) throws IOException {
+    int lo = 0;
+    int hi = targets.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      CompactionPlan.Target t = targets.get(mid);
+      if (t.holds(row)) {
+        return mid;
+      }
+      if (org.apache.hadoop.hbase.util.Bytes.compareTo(row, t.low) < 0) {
+        hi = mid - 1;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    throw new IOException("compaction plan has no partition for row "
+      + org.apache.hadoop.hbase.util.Bytes.toStringBinary(row) + "; nothing was committed");
+  }
+
+  private Path writeManifest(Map<Integer, RlsmFileWriter> byTarget, Result result)
+    throws IOException {
+    List<PartitionDescriptor> parts = new ArrayList<>();
+    long maxSeqId = 0;
+    List<CompactionPlan.Target> targets = plan.targets();
+    for (int i = 0; i < targets.size(); i++) {
+      CompactionPlan.Target t = targets.get(i);
+      List<String> members = new ArrayList<>(t.keep);
+      RlsmFileWriter w = byTarget.get(i);
+      if (w != null) {
+        members.add(w.getPath().getName());
+      }
+      if (!members.isEmpty()) {
+        parts.add(new PartitionDescriptor(t.low, t.high, members));
+      }
+    }
+    for (HStoreFile f : state.all) {
+      maxSeqId = Math.max(maxSeqId, f.getMaxSequenceId());
+    }
+    long generation = state.manifest == null ? 1 : state.manifest.getGeneration() + 1;
+    Path path = store.getRegionFileSystem().createTempName();
+    RlsmFileWriter w = new RlsmFileWriter(store.getFileSystem(), path,
+      store.getColumnFamilyDescriptor().getName(), FileRole.MANIFEST, 0);
+    w.addMeta(FileMeta.MANIFEST_GENERATION, FileMeta.longBytes(generation));
+    w.addMeta(FileMeta.MANIFEST_PARTITIONS, PartitionDescriptor.encodeList(parts));
+    w.addMeta(FileMeta.COMPACTED_FILES, FileMeta.stringList(new ArrayList<>(retired)));
+    result.manifestBytes += w.finish(maxSeqId);
+    return path;
+  }
+}

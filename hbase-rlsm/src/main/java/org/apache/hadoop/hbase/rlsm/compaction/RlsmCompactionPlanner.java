@@ -1,0 +1,293 @@
+package org.apache.hadoop.hbase.rlsm.compaction;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Kind;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Target;
+import org.apache.hadoop.hbase.rlsm.index.RangeTree;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Chooses the next compaction of a store from summaries of its files (seed digest §1 items
+ * 5-9). In order of priority: a user major compaction; a range-append when Level-0 has reached
+ * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
+ * too many members or too much superseded data; a merge of two small neighbours.
+ */
+public final class RlsmCompactionPlanner {
+  private final CompactionConfig config;
+
+  public RlsmCompactionPlanner(CompactionConfig config) {
+    this.config = config;
+  }
+
+  /** True when {@link #plan} would find work (cheap: counts and sizes only). */
+  public boolean needsCompaction(List<FileSummary> level0, List<PartitionSummary> partitions) {
+    if (level0.size() >= config.l0Trigger) {
+      return true;
+    }
+    for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
+      if (p.bytes > config.splitBytes || p.members.size() > config.maxSegments
+        || (p.members.size() > 1 && p.deadFraction() > config.maxDeadFraction)) {
+        return true;
+      }
+      if (i > 0 && mergeable(partitions.get(i - 1), p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean mergeable(PartitionSummary a, PartitionSummary b) {
+    return a.bytes < config.mergeBytes && b.bytes < config.mergeBytes;
+  }
+
+  /** The next compaction, or null when there is nothing to do. */
+  public CompactionPlan plan(List<FileSummary> level0, List<PartitionSummary> partitions,
+    boolean major, RowSource rows) {
+    if (major && (!level0.isEmpty() || !partitions.isEmpty())) {
+      return major(level0, partitions, rows);
+    }
+    if (level0.size() >= config.l0Trigger) {
+      return append(level0, partitions, rows);
+    }
+    for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
+      if (p.bytes > config.splitBytes) {
+        CompactionPlan split = split(level0, partitions, i, rows);
+        if (split != null) {
+          return split;
+        }
+      }
+    }
+    for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
+      if (p.members.size() > config.maxSegments) {
+        return rewrite(Kind.CLEANUP, p.members.size() + " members", level0, partitions, i, i);
+      }
+      if (p.members.size() > 1 && p.deadFraction() > config.maxDeadFraction) {
+        return rewrite(Kind.CLEANUP,
+          String.format("%.0f%% superseded", 100 * p.deadFraction()), level0, partitions, i, i);
+      }
+    }
+    for (int i = 1; i < partitions.size(); i++) {
+      if (mergeable(partitions.get(i - 1), partitions.get(i))) {
+        return rewrite(Kind.MERGE, "two partitions below the merge size", level0, partitions,
+          i - 1, i);
+      }
+    }
+    return null;
+  }
+
+  /** The victims of a range-append: union-set files first, then by density, highest first. */
+  static List<FileSummary> orderVictims(List<FileSummary> level0,
+    RangeTree<PartitionSummary> tree) {
+    List<FileSummary> union = new ArrayList<>();
+    List<FileSummary> rest = new ArrayList<>();
+    for (FileSummary f : level0) {
+      (unionTarget(f, tree) != null ? union : rest).add(f);
+    }
+    rest.sort(Comparator.comparingDouble(FileSummary::density).reversed());
+    union.addAll(rest);
+    return union;
+  }
+
+  /** The partition whose range holds all of {@code f}'s rows, or null. */
+  static PartitionSummary unionTarget(FileSummary f, RangeTree<PartitionSummary> tree) {
+    if (f.rows == 0 || !f.linkable) {
+      return null;
+    }
+    PartitionSummary p = tree.find(f.first);
+    return p != null && Bytes.compareTo(f.last, p.high) <= 0 ? p : null;
+  }
+
+  private static RangeTree<PartitionSummary> tree(List<PartitionSummary> partitions) {
+    return new RangeTree<>(partitions, p -> p.low, p -> p.high);
+  }
+
+  private CompactionPlan append(List<FileSummary> level0, List<PartitionSummary> partitions,
+    RowSource rows) {
+    RangeTree<PartitionSummary> tree = tree(partitions);
+    List<FileSummary> victims = orderVictims(level0, tree);
+    if (victims.size() > config.maxVictims) {
+      victims = victims.subList(0, config.maxVictims);
+    }
+    Map<PartitionSummary, List<String>> links = new LinkedHashMap<>();
+    List<String> appended = new ArrayList<>();
+    Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
+    TreeSet<byte[]> appendedRows = new TreeSet<>(Bytes.BYTES_COMPARATOR);
+    for (FileSummary v : victims) {
+      PartitionSummary p = unionTarget(v, tree);
+      if (p != null) {
+        links.computeIfAbsent(p, k -> new ArrayList<>()).add(v.name);
+      } else {
+        appended.add(v.name);
+        inputs.put(v.name, List.of());
+        appendedRows.addAll(Arrays.asList(rows.rows(v.name, null, null)));
+      }
+    }
+    byte[][] lows = new byte[partitions.size()][];
+    byte[][] highs = new byte[partitions.size()][];
+    for (int i = 0; i < partitions.size(); i++) {
+      lows[i] = partitions.get(i).low;
+      highs[i] = partitions.get(i).high;
+    }
+    RowPlacement placement = RowPlacement.place(lows, highs,
+      appendedRows.toArray(new byte[0][]), config.newPartitionMinRows);
+    List<Target> targets = new ArrayList<>();
+    List<String> linked = new ArrayList<>();
+    for (RowPlacement.Range r : placement.ranges()) {
+      List<String> keep = new ArrayList<>();
+      if (r.existing >= 0) {
+        PartitionSummary p = partitions.get(r.existing);
+        keep.addAll(p.members);
+        List<String> l = links.getOrDefault(p, List.of());
+        keep.addAll(l);
+        linked.addAll(l);
+      }
+      targets.add(new Target(r.low, r.high, keep));
+    }
+    String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger;
+    return new CompactionPlan(Kind.APPEND, reason, targets, inputs, false, appended, linked);
+  }
+
+  private CompactionPlan split(List<FileSummary> level0, List<PartitionSummary> partitions,
+    int i, RowSource rows) {
+    PartitionSummary p = partitions.get(i);
+    List<byte[]> all = new ArrayList<>();
+    for (String m : p.members) {
+      all.addAll(Arrays.asList(rows.rows(m, p.low, p.high)));
+    }
+    byte[][] keys = all.toArray(new byte[0][]);
+    if (keys.length < 2) {
+      return null;
+    }
+    QuickselectPartitioner<byte[]> qs = new QuickselectPartitioner<>(Bytes.BYTES_COMPARATOR);
+    byte[] median = qs.select(keys, keys.length, keys.length / 2);
+    byte[] below = null; // largest row < median
+    byte[] above = null; // smallest row > median
+    for (byte[] k : keys) {
+      int c = Bytes.compareTo(k, median);
+      if (c < 0 && (below == null || Bytes.compareTo(k, below) > 0)) {
+        below = k;
+      } else if (c > 0 && (above == null || Bytes.compareTo(k, above) < 0)) {
+        above = k;
+      }
+    }
+    byte[][] lower;
+    byte[][] upper;
+    if (below != null) {
+      lower = new byte[][] { p.low, below };
+      upper = new byte[][] { median, p.high };
+    } else if (above != null) {
+      lower = new byte[][] { p.low, median };
+      upper = new byte[][] { above, p.high };
+    } else {
+      return null; // a single distinct row cannot be divided
+    }
+    String reason = String.format("%d bytes > %d, median %s", p.bytes, config.splitBytes,
+      Bytes.toStringBinary(median));
+    List<Target> targets = new ArrayList<>();
+    Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
+    boolean index = config.splitMode == CompactionConfig.SplitMode.INDEX;
+    for (int j = 0; j < partitions.size(); j++) {
+      PartitionSummary q = partitions.get(j);
+      if (j != i) {
+        targets.add(new Target(q.low, q.high, q.members));
+      } else {
+        List<String> keep = index ? p.members : List.of();
+        targets.add(new Target(lower[0], lower[1], keep));
+        targets.add(new Target(upper[0], upper[1], keep));
+      }
+    }
+    if (!index) {
+      for (String m : p.members) {
+        inputs.put(m, List.<byte[][]> of(new byte[][] { p.low, p.high }));
+      }
+    }
+    return new CompactionPlan(Kind.SPLIT, reason, targets, inputs,
+      !index && !overlapsLevel0(level0, p.low, p.high), List.of(), List.of());
+  }
+
+  /** Rewrites partitions {@code from..to} (inclusive, adjacent) into one partition. */
+  private CompactionPlan rewrite(Kind kind, String reason, List<FileSummary> level0,
+    List<PartitionSummary> partitions, int from, int to) {
+    List<Target> targets = new ArrayList<>();
+    Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
+    for (int j = 0; j < partitions.size(); j++) {
+      PartitionSummary q = partitions.get(j);
+      if (j < from || j > to) {
+        targets.add(new Target(q.low, q.high, q.members));
+      } else {
+        for (String m : q.members) {
+          inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { q.low, q.high });
+        }
+        if (j == to) {
+          targets.add(new Target(partitions.get(from).low, q.high, List.of()));
+        }
+      }
+    }
+    byte[] low = partitions.get(from).low;
+    byte[] high = partitions.get(to).high;
+    return new CompactionPlan(kind, reason, targets, inputs, !overlapsLevel0(level0, low, high),
+      List.of(), List.of());
+  }
+
+  private CompactionPlan major(List<FileSummary> level0, List<PartitionSummary> partitions,
+    RowSource rows) {
+    Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
+    TreeSet<byte[]> l0Rows = new TreeSet<>(Bytes.BYTES_COMPARATOR);
+    List<String> victims = new ArrayList<>();
+    for (FileSummary f : level0) {
+      inputs.put(f.name, List.of());
+      victims.add(f.name);
+      l0Rows.addAll(Arrays.asList(rows.rows(f.name, null, null)));
+    }
+    byte[][] lows = new byte[partitions.size()][];
+    byte[][] highs = new byte[partitions.size()][];
+    for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
+      lows[i] = p.low;
+      highs[i] = p.high;
+      for (String m : p.members) {
+        inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+      }
+    }
+    RowPlacement placement =
+      RowPlacement.place(lows, highs, l0Rows.toArray(new byte[0][]), config.newPartitionMinRows);
+    List<Target> targets = new ArrayList<>();
+    for (RowPlacement.Range r : placement.ranges()) {
+      targets.add(new Target(r.low, r.high, List.of()));
+    }
+    return new CompactionPlan(Kind.MAJOR, "major compaction requested", targets, inputs, true,
+      victims, List.of());
+  }
+
+  private static boolean overlapsLevel0(List<FileSummary> level0, byte[] low, byte[] high) {
+    for (FileSummary f : level0) {
+      if (f.rows > 0 && Bytes.compareTo(f.first, high) <= 0 && Bytes.compareTo(f.last, low) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Files referenced before a plan that no target references after it (to be archived). */
+  public static Set<String> retired(List<PartitionSummary> before, CompactionPlan plan) {
+    Set<String> gone = new LinkedHashSet<>(plan.appendedVictims());
+    for (PartitionSummary p : before) {
+      gone.addAll(p.members);
+    }
+    Set<String> kept = new HashSet<>(plan.referenced());
+    gone.removeAll(kept);
+    return gone;
+  }
+}

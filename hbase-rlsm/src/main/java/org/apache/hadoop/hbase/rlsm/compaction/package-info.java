@@ -1,0 +1,12 @@
+/**
+ * RLSM compaction logic that needs no HBase store: the quickselect partitioner, victim order
+ * and row placement (the paper's union-set, density, range-append, widen/new-partition rules),
+ * and the load-balancing decisions (split, merge, chain clean-up), all over small summaries of
+ * files and partitions. The engine glue turns a {@link
+ * org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan} into files.
+ *
+ * <p>Layering: uses {@code rlsm.index} and {@code rlsm.format} only. Invariants of every plan:
+ * partition ranges stay closed, disjoint and ascending; every row of every appended victim is
+ * routed to exactly one partition whose (possibly widened or new) range holds it.
+ */
+package org.apache.hadoop.hbase.rlsm.compaction;
