@@ -21,6 +21,14 @@ public final class CompactionConfig {
   /** Contract key: split a partition holding more bytes than this (the paper's 120 MB). */
   public static final String SPLIT_BYTES_KEY = "hbase.rlsm.partition.split.bytes";
   public static final long DEFAULT_SPLIT_BYTES = 120L * 1024 * 1024;
+  /**
+   * Whether split, merge and clean-up rewrites drop delete markers when no Level-0 file overlaps
+   * the rewritten range (all data of the range is then in the inputs). False keeps markers until a
+   * major compaction, as HBase's default engine does; the two differ only for a put whose
+   * timestamp is older than an earlier delete (HBase book, "Deletes mask Puts").
+   */
+  public static final String REWRITE_DROP_DELETES_KEY = "hbase.rlsm.compaction.rewrite.drop.deletes";
+  public static final boolean DEFAULT_REWRITE_DROP_DELETES = true;
   /** {@code index} (new heads share the segments) or {@code rewrite} (the paper: two new files). */
   public static final String SPLIT_MODE_KEY = "hbase.rlsm.partition.split.mode";
   public static final SplitMode DEFAULT_SPLIT_MODE = SplitMode.INDEX;
@@ -46,6 +54,7 @@ public final class CompactionConfig {
   final long mergeBytes;
   final int maxSegments;
   final double maxDeadFraction;
+  final boolean rewriteDropDeletes;
 
   public CompactionConfig(Configuration conf) {
     this(conf.getInt(L0_TRIGGER_KEY, DEFAULT_L0_TRIGGER),
@@ -56,11 +65,13 @@ public final class CompactionConfig {
         .toUpperCase(Locale.ROOT)),
       conf.getLong(MERGE_BYTES_KEY, conf.getLong(SPLIT_BYTES_KEY, DEFAULT_SPLIT_BYTES) / 16),
       conf.getInt(MAX_SEGMENTS_KEY, DEFAULT_MAX_SEGMENTS),
-      conf.getDouble(MAX_DEAD_FRACTION_KEY, DEFAULT_MAX_DEAD_FRACTION));
+      conf.getDouble(MAX_DEAD_FRACTION_KEY, DEFAULT_MAX_DEAD_FRACTION),
+      conf.getBoolean(REWRITE_DROP_DELETES_KEY, DEFAULT_REWRITE_DROP_DELETES));
   }
 
   public CompactionConfig(int l0Trigger, int maxVictims, int newPartitionMinRows, long splitBytes,
-    SplitMode splitMode, long mergeBytes, int maxSegments, double maxDeadFraction) {
+    SplitMode splitMode, long mergeBytes, int maxSegments, double maxDeadFraction,
+    boolean rewriteDropDeletes) {
     check(l0Trigger >= 2, L0_TRIGGER_KEY + " must be at least 2 but was " + l0Trigger);
     check(maxVictims >= 1, MAX_VICTIMS_KEY + " must be at least 1 but was " + maxVictims);
     check(newPartitionMinRows >= 1, NEW_PARTITION_MIN_ROWS_KEY + " must be at least 1");
@@ -78,6 +89,7 @@ public final class CompactionConfig {
     this.mergeBytes = mergeBytes;
     this.maxSegments = maxSegments;
     this.maxDeadFraction = maxDeadFraction;
+    this.rewriteDropDeletes = rewriteDropDeletes;
   }
 
   private static void check(boolean ok, String msg) {

@@ -214,7 +214,7 @@ public final class RlsmCompactionPlanner {
       }
     }
     return new CompactionPlan(Kind.SPLIT, reason, targets, inputs,
-      !index && !overlapsLevel0(level0, p.low, p.high), List.of(), List.of());
+      !index && mayDropDeletes(level0, p.low, p.high), List.of(), List.of());
   }
 
   /** Rewrites partitions {@code from..to} (inclusive, adjacent) into one partition. */
@@ -237,7 +237,7 @@ public final class RlsmCompactionPlanner {
     }
     byte[] low = partitions.get(from).low;
     byte[] high = partitions.get(to).high;
-    return new CompactionPlan(kind, reason, targets, inputs, !overlapsLevel0(level0, low, high),
+    return new CompactionPlan(kind, reason, targets, inputs, mayDropDeletes(level0, low, high),
       List.of(), List.of());
   }
 
@@ -269,6 +269,11 @@ public final class RlsmCompactionPlanner {
     }
     return new CompactionPlan(Kind.MAJOR, "major compaction requested", targets, inputs, true,
       victims, List.of());
+  }
+
+  /** A rewrite may drop markers when allowed and every cell of its range is among its inputs. */
+  private boolean mayDropDeletes(List<FileSummary> level0, byte[] low, byte[] high) {
+    return config.rewriteDropDeletes && !overlapsLevel0(level0, low, high);
   }
 
   private static boolean overlapsLevel0(List<FileSummary> level0, byte[] low, byte[] high) {

@@ -47,7 +47,7 @@ public class TestRlsmCompactionPlanner {
 
   private static RlsmCompactionPlanner planner(CompactionConfig.SplitMode mode) {
     return new RlsmCompactionPlanner(
-      new CompactionConfig(3, 16, 2, 1000, mode, 100, 4, 0.5));
+      new CompactionConfig(3, 16, 2, 1000, mode, 100, 4, 0.5, true));
   }
 
   @Test
