@@ -8,6 +8,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.regionserver.StoreScanner;
 import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
 
 /**
@@ -33,6 +34,9 @@ public final class RlsmTables {
     return b.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME)
       .setConfiguration(HStore.BLOCKING_STOREFILES_KEY,
         Integer.toString(RlsmConfig.DEFAULT_BLOCKING_STORE_FILES))
+      // Scans must keep the range-restricted file views they started with; HBase's switch from
+      // pread to stream re-opens files by name, unrestricted (see docs/architecture.md).
+      .setConfiguration(StoreScanner.STORESCANNER_PREAD_MAX_BYTES, Long.toString(Long.MAX_VALUE))
       // HBase honours the memstore class only without in-memory compaction.
       .setConfiguration(HStore.MEMSTORE_CLASS_NAME, HashMemStoreConfig.MEMSTORE_CLASS_NAME)
       .setInMemoryCompaction(MemoryCompactionPolicy.NONE);
