@@ -7,7 +7,7 @@ import org.apache.hadoop.conf.Configuration;
  * per column family). Listed with defaults in docs/configuration.md.
  */
 public final class HashMemStoreConfig {
-  /** Class name HBase's {@code hbase.regionserver.memstore.class} must name to use the hash memstore. */
+  /** What HBase's {@code hbase.regionserver.memstore.class} names to use the hash memstore. */
   public static final String MEMSTORE_CLASS_NAME =
     "org.apache.hadoop.hbase.regionserver.RlsmHashMemStore";
 

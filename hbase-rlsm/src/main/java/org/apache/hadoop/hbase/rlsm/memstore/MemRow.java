@@ -59,12 +59,6 @@ public final class MemRow {
     logged = true;
   }
 
-  /** Whether the row holds no cell (only possible before its first write completes). */
-  public boolean isEmpty() {
-    Object c = cells;
-    return c instanceof Cell[] ? ((Cell[]) c).length == 0 : ((ConcurrentSkipListMap<?, ?>) c).isEmpty();
-  }
-
   /**
    * Inserts {@code n} cells of this row. Exact duplicates (same key and sequence id) replace the
    * cell already present, as HBase's {@code CellSet} does, and are flagged in {@code dup}.

@@ -318,7 +318,8 @@ public class TestRlsmHashMemStoreCluster {
           region.getStore(Bytes.toBytes(f)).getMemStoreSize().getHeapSize());
       }
     }
-    assertTrue("the pass-through coprocessor saw the flush", PassThroughFlushObserver.CALLS.get() > 0);
+    assertTrue("the pass-through coprocessor saw no flush",
+      PassThroughFlushObserver.CALLS.get() > 0);
     HRegion hashedRegion = util.getHBaseCluster().getRegions(hashed).get(0);
     HRegion sortedRegion = util.getHBaseCluster().getRegions(sorted).get(0);
     assertFalse(RlsmStoreFlusher.hasFlushScannerHooks(hashedRegion.getCoprocessorHost()));
