@@ -28,11 +28,12 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Writing one memstore snapshot of YCSB-like rows (64 MB of cell data by default) as a Level-0
  * RLSM file. {@code hashOrder}: rows of the hash memstore's snapshot handed to the writer whole,
- * in the table's order, as {@code RlsmStoreFlusher} does for the hash memstore. {@code sortedOrder}:
- * cells of a DefaultMemStore snapshot in skip-list order through {@code RlsmFileWriter.append},
- * as the flush does for HBase's memstore. Both write the same hash-ordered file to a local file
- * system (tmpfs when {@code /dev/shm} exists). The per-cell version/TTL matcher that both real
- * flush paths run is not included. Scores are milliseconds per flush.
+ * in the table's order, as {@code RlsmStoreFlusher} does for the hash memstore.
+ * {@code sortedOrder}: cells of a DefaultMemStore snapshot in skip-list order through
+ * {@code RlsmFileWriter.append}, as the flush does for HBase's memstore. Both write the same
+ * hash-ordered file to a local file system (tmpfs when {@code /dev/shm} exists). The per-cell
+ * version/TTL matcher that both real flush paths run is not included. Scores are milliseconds per
+ * flush.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -52,7 +53,7 @@ public class RlsmHashFlushBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     Configuration conf = HBaseConfiguration.create();
-    ChunkCreator.initialize(MemStoreLAB.CHUNK_SIZE_DEFAULT, false, 2L << 30, 1.0f, 0f, null,
+    ChunkCreator.initialize(MemStoreLAB.CHUNK_SIZE_DEFAULT, false, 512L << 20, 1.0f, 0f, null,
       MemStoreLAB.INDEX_CHUNK_SIZE_PERCENTAGE_DEFAULT);
     hashStore = new RlsmHashMemStore(conf, InnerStoreCellComparator.INNER_STORE_COMPARATOR, null);
     defaultStore = new DefaultMemStore(conf, InnerStoreCellComparator.INNER_STORE_COMPARATOR, null);

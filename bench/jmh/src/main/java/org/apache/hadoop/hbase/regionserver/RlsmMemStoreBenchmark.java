@@ -51,8 +51,9 @@ public class RlsmMemStoreBenchmark {
     public void setUp() {
       conf = HBaseConfiguration.create();
       conf.setBoolean(MemStoreLAB.USEMSLAB_KEY, mslab);
-      // What a RegionServer does at start when MSLAB is on (pool of 2 MB chunks).
-      ChunkCreator.initialize(MemStoreLAB.CHUNK_SIZE_DEFAULT, false, 2L << 30, 1.0f, 0f, null,
+      // What a RegionServer does at start when MSLAB is on: a pool of 2 MB chunks (here up to
+      // 512 MB, so that pooled chunks of closed memstores do not crowd the 3 GB heap).
+      ChunkCreator.initialize(MemStoreLAB.CHUNK_SIZE_DEFAULT, false, 512L << 20, 1.0f, 0f, null,
         MemStoreLAB.INDEX_CHUNK_SIZE_PERCENTAGE_DEFAULT);
       records = YcsbRows.records(RECORDS, 1);
       Random rnd = new Random(2);

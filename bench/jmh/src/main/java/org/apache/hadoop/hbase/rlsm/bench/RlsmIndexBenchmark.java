@@ -2,7 +2,9 @@ package org.apache.hadoop.hbase.rlsm.bench;
 
 import java.io.File;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -10,10 +12,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.rlsm.compaction.QuickselectPartitioner;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileWriter;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.index.BloomFilter;
+import org.apache.hadoop.hbase.rlsm.index.RangeTree;
 import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,8 +33,9 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * RLSM index structures: the Level-0 Bloom filter probe (rows present and absent), the split
- * median of a partition's row keys by quickselect against a full sort, and building the sorted
- * row view of a 60 MB Level-0 file from its hash index.
+ * median of a partition's row keys by the compaction's linear-time selection
+ * ({@code QuickselectPartitioner}) against a full sort, a Level-1 range-tree point lookup, and
+ * building the sorted row view of a 60 MB Level-0 file from its hash index.
  */
 public class RlsmIndexBenchmark {
   @State(Scope.Benchmark)
@@ -83,7 +88,6 @@ public class RlsmIndexBenchmark {
     public int partitionRows;
 
     byte[][] keys;
-    final Random rnd = new Random(5);
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -93,8 +97,8 @@ public class RlsmIndexBenchmark {
       }
       byte[][] sorted = keys.clone();
       Arrays.sort(sorted, Bytes.BYTES_COMPARATOR);
-      byte[] median = Quickselect.select(keys.clone(), partitionRows / 2, Bytes.BYTES_COMPARATOR,
-        rnd);
+      byte[] median = new QuickselectPartitioner<byte[]>(Bytes.BYTES_COMPARATOR)
+        .select(keys.clone(), partitionRows, partitionRows / 2);
       if (!Arrays.equals(median, sorted[partitionRows / 2])) {
         throw new IllegalStateException("quickselect disagrees with sort");
       }
@@ -115,7 +119,46 @@ public class RlsmIndexBenchmark {
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public byte[] medianByQuickselect(Keys k) {
     byte[][] a = k.keys.clone();
-    return Quickselect.select(a, a.length / 2, Bytes.BYTES_COMPARATOR, k.rnd);
+    return new QuickselectPartitioner<byte[]>(Bytes.BYTES_COMPARATOR).select(a, a.length,
+      a.length / 2);
+  }
+
+  /** Level-1 partitions: disjoint key ranges cut from sorted keys, and keys to look up. */
+  @State(Scope.Benchmark)
+  public static class Ranges {
+    @Param({ "1000" })
+    public int partitions;
+
+    RangeTree<byte[][]> tree;
+    byte[][] probes;
+    int i;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+      int perPartition = 100;
+      byte[][] keys = new byte[partitions * perPartition][];
+      for (int r = 0; r < keys.length; r++) {
+        keys[r] = YcsbRows.rowKey(r);
+      }
+      Arrays.sort(keys, Bytes.BYTES_COMPARATOR);
+      List<byte[][]> ranges = new ArrayList<>(partitions);
+      for (int p = 0; p < partitions; p++) {
+        int first = p * perPartition;
+        ranges.add(new byte[][] { keys[first], keys[first + perPartition - 2] });
+      }
+      tree = new RangeTree<>(ranges, r -> r[0], r -> r[1]);
+      probes = keys.clone();
+      Collections.shuffle(Arrays.asList(probes), new Random(6));
+    }
+  }
+
+  /** One point lookup: the partition holding a key (one key in 100 falls in a gap). */
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public byte[][] rangeTreeLookup(Ranges r) {
+    r.i = r.i + 1 == r.probes.length ? 0 : r.i + 1;
+    return r.tree.find(r.probes[r.i]);
   }
 
   @State(Scope.Benchmark)
