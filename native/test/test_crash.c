@@ -2,11 +2,15 @@
  * For every k, the memory device stops applying writes after the k-th write issued by the
  * sequence (power loss). Then: fsck (with journal replay) must be clean, and the remounted tree
  * must equal the model after the operations that had returned, or after one more (the
- * operation in flight is atomic: all of it or nothing). */
+ * operation in flight is atomic: all of it or nothing). At every RECOVERY_EVERY-th crash point
+ * the recovery (journal replay and superblock update at mount) is itself crashed after each of
+ * its writes, and the next recovery must reach the same result. */
 #include "t.h"
+#include "internal.h" /* ulfs_dev_read/ulfs_dev_write: raw image access */
 
 #define DEV_BYTES (16u << 20)
 #define TREE_CAP 65536
+#define RECOVERY_EVERY 25 /* bounds the run time: each costs ~(replayed blocks) recoveries */
 #define LONGNAME "a-rather-long-file-name-for-the-directory"
 
 /* One operation = one call the file system promises to make atomic and durable on return. */
@@ -112,6 +116,9 @@ int main(void) {
 
   static char got[TREE_CAP];
   int states_seen_inflight = 0;
+  uint64_t recovery_points = 0;
+  uint8_t *image = aligned_alloc(4096, DEV_BYTES);
+  CHECK(image != NULL);
   for (uint64_t k = 0; k <= total; k++) {
     dev = t_memdev(DEV_BYTES, NULL);
     fs = t_mount(dev, 1 << 20);
@@ -124,25 +131,56 @@ int main(void) {
     }
     ulfs_unmount(fs); /* its writes are dropped: the device is frozen */
     OK(ulfs_dev_mem_freeze_after(dev, -1));
-    fs = t_mount(dev, 1 << 20); /* replays the journal */
-    got[0] = 0;
-    t_tree(fs, "/", got, TREE_CAP);
-    int ok = strcmp(got, model[completed]) == 0;
-    if (!ok && completed < NOPS && strcmp(got, model[completed + 1]) == 0) {
-      ok = 1;
-      states_seen_inflight++;
+    /* At every RECOVERY_EVERY-th crash point, also crash during the recovery itself (journal
+     * replay and the superblock update at mount) after each of its writes: replay must be
+     * idempotent. */
+    uint64_t recovery_writes = 0;
+    if (k % RECOVERY_EVERY == 0) {
+      OK(ulfs_dev_read(dev, image, 0, DEV_BYTES));
+      uint64_t w0 = ulfs_dev_write_count(dev);
+      fs = t_mount(dev, 1 << 20);
+      recovery_writes = ulfs_dev_write_count(dev) - w0;
+      ulfs_dev_mem_freeze_after(dev, 0);
+      ulfs_unmount(fs);
+      OK(ulfs_dev_mem_freeze_after(dev, -1));
     }
-    if (!ok) {
-      fprintf(stderr, "k=%llu: after %d completed ops the tree is\n%s\nexpected\n%s\n",
-              (unsigned long long)k, completed, got, model[completed]);
-      return 1;
+    for (uint64_t j = 0; j <= recovery_writes; j++) {
+      if (k % RECOVERY_EVERY == 0) {
+        OK(ulfs_dev_write(dev, image, 0, DEV_BYTES)); /* back to the crashed image */
+        if (j < recovery_writes) {
+          OK(ulfs_dev_mem_freeze_after(dev, (int64_t)j));
+          /* This mount stands for a process that dies after j writes. It keeps running on a
+           * device that silently drops its later writes, so it may read back a mixture no real
+           * device would show and fail: only the next, real recovery is judged. */
+          ulfs_mount_opts o = {.cache_bytes = 1 << 20, .flush_interval_ms = 3600000u,
+                               .cache_policy = NULL};
+          if (ulfs_mount(dev, &o, &fs) == 0) ulfs_unmount(fs);
+          OK(ulfs_dev_mem_freeze_after(dev, -1));
+        }
+      }
+      fs = t_mount(dev, 1 << 20); /* replays the journal */
+      got[0] = 0;
+      t_tree(fs, "/", got, TREE_CAP);
+      int ok = strcmp(got, model[completed]) == 0;
+      if (!ok && completed < NOPS && strcmp(got, model[completed + 1]) == 0) {
+        ok = 1;
+        states_seen_inflight++;
+      }
+      if (!ok) {
+        fprintf(stderr, "k=%llu j=%llu: after %d completed ops the tree is\n%s\nexpected\n%s\n",
+                (unsigned long long)k, (unsigned long long)j, completed, got, model[completed]);
+        return 1;
+      }
+      OK(ulfs_unmount(fs));
+      t_fsck_clean(dev);
+      recovery_points++;
     }
-    OK(ulfs_unmount(fs));
-    t_fsck_clean(dev);
     ulfs_dev_close(dev);
   }
-  printf("crash sweep: %llu crash points checked (%d showed the in-flight op committed)\n",
-         (unsigned long long)total + 1, states_seen_inflight);
+  printf("crash sweep: %llu crash points, %llu recoveries checked (%d showed the in-flight op "
+         "committed)\n", (unsigned long long)total + 1, (unsigned long long)recovery_points,
+         states_seen_inflight);
+  free(image);
   printf("1 passed, 0 failed\n");
   return 0;
 }
