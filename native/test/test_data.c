@@ -162,9 +162,10 @@ static void *worker_main(void *arg) {
   struct worker *w = arg;
   char p[32];
   snprintf(p, sizeof p, "/t/%d", w->id);
+  uint64_t len = 300000 + (uint64_t)w->id * 999;
   for (int round = 0; round < 5; round++) {
-    t_write_file(w->fs, p, (uint32_t)(w->id * 100 + round), 300000 + (uint64_t)w->id * 999, 1);
-    CHECK(t_file_matches(w->fs, p, (uint32_t)(w->id * 100 + round), 300000 + (uint64_t)w->id * 999));
+    t_write_file(w->fs, p, (uint32_t)(w->id * 100 + round), len, 1);
+    CHECK(t_file_matches(w->fs, p, (uint32_t)(w->id * 100 + round), len));
   }
   return NULL;
 }

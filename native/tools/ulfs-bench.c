@@ -17,6 +17,11 @@ static double now_us(void) {
   return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+static void die(const char *what) {
+  fprintf(stderr, "ulfs-bench: %s failed\n", what);
+  exit(1);
+}
+
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -61,10 +66,10 @@ static void run(target *t, uint64_t file_bytes) {
   int n = 0;
   for (uint64_t off = 0; off < file_bytes; off += chunk) {
     double s = now_us();
-    if (t_pwrite(t, buf, chunk, off) != (ssize_t)chunk) { fprintf(stderr, "write failed\n"); exit(1); }
+    if (t_pwrite(t, buf, chunk, off) != (ssize_t)chunk) die("write");
     lat[n++] = now_us() - s;
   }
-  if (t_sync(t) != 0) { fprintf(stderr, "fsync failed\n"); exit(1); }
+  if (t_sync(t) != 0) die("fsync");
   report(t->name, "seq write 1MB + fsync", lat, n, now_us() - t0, (double)file_bytes);
 
   size_t sizes[2] = {4096, 65536};
@@ -74,7 +79,7 @@ static void run(target *t, uint64_t file_bytes) {
     for (int i = 0; i < counts[k]; i++) {
       uint64_t off = rnd() % (file_bytes / sizes[k]) * sizes[k];
       double s = now_us();
-      if (t_pread(t, buf, sizes[k], off) != (ssize_t)sizes[k]) { fprintf(stderr, "read failed\n"); exit(1); }
+      if (t_pread(t, buf, sizes[k], off) != (ssize_t)sizes[k]) die("read");
       lat[i] = now_us() - s;
     }
     report(t->name, k ? "random pread 64KB" : "random pread 4KB", lat, counts[k], now_us() - t0,
@@ -84,10 +89,8 @@ static void run(target *t, uint64_t file_bytes) {
   int appends = 2000;
   for (int i = 0; i < appends; i++) {
     double s = now_us();
-    if (t_pwrite(t, buf, 4096, file_bytes + (uint64_t)i * 4096) != 4096 || t_sync(t) != 0) {
-      fprintf(stderr, "append failed\n");
-      exit(1);
-    }
+    if (t_pwrite(t, buf, 4096, file_bytes + (uint64_t)i * 4096) != 4096 || t_sync(t) != 0)
+      die("append");
     lat[i] = now_us() - s;
   }
   report(t->name, "append 4KB + fsync", lat, appends, now_us() - t0, appends * 4096.0);
@@ -113,7 +116,8 @@ int main(int argc, char **argv) {
   if (!rc) rc = ulfs_dev_open(img, b, 0, &dev);
   if (!rc) rc = ulfs_mkfs(dev, NULL);
   ulfs *fs = NULL;
-  ulfs_mount_opts mo = {.cache_bytes = cache_bytes, .flush_interval_ms = 1000, .cache_policy = NULL};
+  ulfs_mount_opts mo = {.cache_bytes = cache_bytes, .flush_interval_ms = 1000,
+                        .cache_policy = NULL};
   if (!rc) rc = ulfs_mount(dev, &mo, &fs);
   if (rc) {
     fprintf(stderr, "ulfs-bench: %s: %s\n", img, strerror(-rc));
