@@ -100,7 +100,6 @@ page *cache_take_frame(cache *c) {
   pg->hnext = NULL;
   pg->dirty = false;
   pg->valid = false;
-  pg->hint = 0;
   return pg;
 }
 

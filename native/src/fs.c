@@ -321,7 +321,7 @@ static page *get_frame(ulfs *fs, int *err) {
 
 /* Makes pages [idx, idx+n) of ip resident (those not cached yet), reading mapped ones from the
  * device in physically contiguous batches; stops early at the first page already cached. */
-static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n, uint32_t hint) {
+static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n) {
   uint64_t eof_pages = (ip->size + BS - 1) / BS;
   uint64_t i = 0;
   while (i < n) {
@@ -356,7 +356,6 @@ static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n, uint32_t 
       pg->ino = ip->ino;
       pg->idx = idx + i + j;
       pg->valid = true;
-      pg->hint = hint;
       cache_insert(&fs->cache, pg, ip);
     }
     i += m;
@@ -372,14 +371,14 @@ static page *get_page(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t ra, int *err
     return pg;
   }
   atomic_fetch_add(&fs->c_misses, 1);
-  int rc = fill_pages(fs, ip, idx, ra ? ra : 1, 0);
+  int rc = fill_pages(fs, ip, idx, ra ? ra : 1);
   if (rc) {
     *err = rc;
     return NULL;
   }
   pg = cache_lookup(&fs->cache, ip->ino, idx);
   if (!pg && ra > 1) { /* the readahead evicted its own first page: fetch it alone */
-    if ((rc = fill_pages(fs, ip, idx, 1, 0)) != 0) {
+    if ((rc = fill_pages(fs, ip, idx, 1)) != 0) {
       *err = rc;
       return NULL;
     }
@@ -942,7 +941,7 @@ static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advi
         uint64_t n = last - i < BOUNCE_PAGES ? last - i : BOUNCE_PAGES;
         for (uint64_t k = 0; k < n; k++) {
           if (cache_lookup(&fs->cache, ip->ino, i + k)) continue;
-          int rc = fill_pages(fs, ip, i + k, n - k, 0);
+          int rc = fill_pages(fs, ip, i + k, n - k);
           if (rc) return rc;
           break;
         }

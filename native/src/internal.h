@@ -149,7 +149,6 @@ struct page {
   page *hnext;          /* hash chain */
   page *inext, *iprev;  /* per-inode list */
   page *pnext, *pprev;  /* owned by the policy */
-  uint32_t hint;        /* access hint for the policy (ULFS_HINT_*) */
 };
 
 /* The replacement policy interface: the cache calls these with the cache lock held. A policy
