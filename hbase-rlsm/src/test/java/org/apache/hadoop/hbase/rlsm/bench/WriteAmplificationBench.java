@@ -1,0 +1,199 @@
+package org.apache.hadoop.hbase.rlsm.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
+import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
+import org.apache.hadoop.hbase.util.HFileArchiveUtil;
+
+/**
+ * Write amplification of the default, stripe and RLSM engines (both split modes) on the same
+ * YCSB-like load, in one mini cluster on this machine: random row keys, 10 columns of 100 bytes,
+ * the same flush size and compaction settings for all. Write amplification = bytes of every store
+ * file the family ever committed (live plus archived; the archive cleaner is held off) / user
+ * bytes (row + qualifier + value of every cell written). Run by {@code bench/scripts/write-amp.sh}.
+ *
+ * <p>Arguments: megabytes of user data (default 160), flush size in MB (4), output CSV path.
+ */
+public final class WriteAmplificationBench {
+  private static final byte[] F = Bytes.toBytes("f");
+
+  private static final class Result {
+    String engine;
+    long userBytes;
+    long committedBytes;
+    long liveBytes;
+    double loadSeconds;
+    double settleSeconds;
+    String rlsmCounters = "";
+  }
+
+  public static void main(String[] args) throws Exception {
+    long megabytes = args.length > 0 ? Long.parseLong(args[0]) : 160;
+    long flushMb = args.length > 1 ? Long.parseLong(args[1]) : 4;
+    String csv = args.length > 2 ? args[2] : "write-amp.csv";
+    HBaseTestingUtility util = new HBaseTestingUtility();
+    Configuration conf = util.getConfiguration();
+    conf.setBoolean("hbase.table.sanity.checks", false);
+    conf.setLong("hbase.master.hfilecleaner.ttl", 7L * 24 * 3600 * 1000);
+    conf.setInt("hbase.hstore.blockingStoreFiles", 1000);
+    util.startMiniCluster(1);
+    List<Result> results = new ArrayList<>();
+    try {
+      for (String engine : new String[] { "default", "stripe", "rlsm-index", "rlsm-rewrite" }) {
+        results.add(run(util, engine, megabytes << 20, flushMb << 20));
+      }
+    } finally {
+      util.shutdownMiniCluster();
+    }
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Paths.get(csv),
+      StandardCharsets.UTF_8))) {
+      w.println("engine,user_mb,committed_mb,live_mb,write_amp,load_s,load_mb_s,settle_s,rlsm");
+      for (Result r : results) {
+        w.printf(Locale.ROOT, "%s,%.1f,%.1f,%.1f,%.2f,%.1f,%.2f,%.1f,\"%s\"%n", r.engine,
+          mb(r.userBytes), mb(r.committedBytes), mb(r.liveBytes),
+          (double) r.committedBytes / r.userBytes, r.loadSeconds, mb(r.userBytes) / r.loadSeconds,
+          r.settleSeconds, r.rlsmCounters);
+      }
+    }
+    double base = 0;
+    System.out.printf("%n| engine | user MB | committed MB | live MB | write amp | vs default |"
+      + " load MB/s | settle s |%n|---|---|---|---|---|---|---|---|%n");
+    for (Result r : results) {
+      double wa = (double) r.committedBytes / r.userBytes;
+      if (r.engine.equals("default")) {
+        base = wa;
+      }
+      System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.0f |%n",
+        r.engine, mb(r.userBytes), mb(r.committedBytes), mb(r.liveBytes), wa, wa / base,
+        mb(r.userBytes) / r.loadSeconds, r.settleSeconds);
+    }
+    for (Result r : results) {
+      if (!r.rlsmCounters.isEmpty()) {
+        System.out.println(r.engine + " counters: " + r.rlsmCounters);
+      }
+    }
+  }
+
+  private static double mb(long b) {
+    return b / 1048576.0;
+  }
+
+  private static Result run(HBaseTestingUtility util, String engine, long userTarget,
+    long flushSize) throws Exception {
+    TableName tn = TableName.valueOf("wa_" + engine.replace('-', '_'));
+    ColumnFamilyDescriptorBuilder cf = ColumnFamilyDescriptorBuilder.newBuilder(F);
+    TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn)
+      .setMemStoreFlushSize(flushSize).setSplitEnabled(false).setMergeEnabled(false)
+      .setRegionSplitPolicyClassName(
+        org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy.class.getName());
+    if (engine.startsWith("rlsm")) {
+      RlsmTables.configure(cf);
+      RlsmTables.configure(tb);
+      cf.setConfiguration(CompactionConfig.SPLIT_MODE_KEY, engine.substring(5));
+    } else if (engine.equals("stripe")) {
+      cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName());
+    }
+    util.getAdmin().createTable(tb.setColumnFamily(cf.build()).build());
+    Result r = new Result();
+    r.engine = engine;
+    Random rnd = new Random(7);
+    byte[] value = new byte[100];
+    long start = System.nanoTime();
+    long lastReport = start;
+    try (BufferedMutator m = util.getConnection().getBufferedMutator(tn)) {
+      long i = 0;
+      while (r.userBytes < userTarget) {
+        byte[] row = Bytes.toBytes(String.format("user%019d", rnd.nextLong() & Long.MAX_VALUE));
+        Put p = new Put(row).setDurability(Durability.SKIP_WAL);
+        for (int c = 0; c < 10; c++) {
+          rnd.nextBytes(value);
+          byte[] q = Bytes.toBytes("field" + c);
+          p.addColumn(F, q, value.clone());
+          r.userBytes += row.length + q.length + value.length;
+        }
+        m.mutate(p);
+        if (++i % 20_000 == 0 && System.nanoTime() - lastReport > 10_000_000_000L) {
+          lastReport = System.nanoTime();
+          System.err.printf("%s: %.0f / %.0f MB%n", engine, mb(r.userBytes), mb(userTarget));
+        }
+      }
+    }
+    util.getAdmin().flush(tn);
+    r.loadSeconds = (System.nanoTime() - start) / 1e9;
+    long settleStart = System.nanoTime();
+    settle(util, tn);
+    r.settleSeconds = (System.nanoTime() - settleStart) / 1e9;
+    HRegion region = util.getHBaseCluster().getRegions(tn).get(0);
+    FileSystem fs = util.getTestFileSystem();
+    Path storeDir = region.getRegionFileSystem().getStoreDir("f");
+    Path archive = HFileArchiveUtil.getStoreArchivePath(util.getConfiguration(),
+      region.getRegionInfo(), CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(
+        util.getConfiguration()), tn), F);
+    r.liveBytes = size(fs, storeDir);
+    r.committedBytes = r.liveBytes + size(fs, archive);
+    HStore store = region.getStore(F);
+    if (store.getStoreEngine() instanceof RlsmStoreEngine) {
+      RlsmStoreStats s = ((RlsmStoreEngine) store.getStoreEngine()).getStats();
+      r.rlsmCounters = s.toString();
+    }
+    System.err.printf("%s done: %.1f MB user, %.1f MB committed%n", engine, mb(r.userBytes),
+      mb(r.committedBytes));
+    return r;
+  }
+
+  /** Requests compactions until the engine wants none and none is running. */
+  private static void settle(HBaseTestingUtility util, TableName tn) throws Exception {
+    HStore store = util.getHBaseCluster().getRegions(tn).get(0).getStore(F);
+    for (int i = 0; i < 500; i++) {
+      boolean idle = util.getAdmin().getCompactionState(tn) == CompactionState.NONE;
+      if (idle && !store.needsCompaction()) {
+        return;
+      }
+      if (idle) {
+        util.getAdmin().compact(tn);
+      }
+      Thread.sleep(1000);
+    }
+  }
+
+  private static long size(FileSystem fs, Path dir) throws IOException {
+    long total = 0;
+    if (!fs.exists(dir)) {
+      return 0;
+    }
+    for (FileStatus st : fs.listStatus(dir)) {
+      if (st.isFile()) {
+        total += st.getLen();
+      }
+    }
+    return total;
+  }
+}

@@ -1,0 +1,313 @@
+package org.apache.hadoop.hbase.rlsm.engine;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.coprocessor.ObserverContext;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
+import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
+import org.apache.hadoop.hbase.coprocessor.RegionObserver;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.InternalScanner;
+import org.apache.hadoop.hbase.regionserver.ScanType;
+import org.apache.hadoop.hbase.regionserver.ScannerContext;
+import org.apache.hadoop.hbase.regionserver.Store;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
+import org.apache.hadoop.hbase.util.HFileArchiveUtil;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * Compactions interrupted at each stage: a failure while outputs are being written (nothing may
+ * be committed), a crash after outputs reached the store directory but before the manifest (the
+ * outputs are orphans and are archived at open), a crash after commit but before the inputs were
+ * archived (HBase archives them at open from the manifest's compacted-files list), and a
+ * RegionServer abort in the middle of a compaction. After each, every row reads its value.
+ */
+public class TestRlsmCompactionCrash {
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final byte[] Q = Bytes.toBytes("q");
+  private static HBaseTestingUtility util;
+
+  /** Fails or stalls compactions of tables that carry it, on request. */
+  public static class Interrupter implements RegionCoprocessor, RegionObserver {
+    static final AtomicInteger failNext = new AtomicInteger();
+    static volatile long stallMillis;
+
+    @Override
+    public Optional<RegionObserver> getRegionObserver() {
+      return Optional.of(this);
+    }
+
+    @Override
+    public InternalScanner preCompact(ObserverContext<RegionCoprocessorEnvironment> c,
+      Store store, InternalScanner scanner, ScanType scanType, CompactionLifeCycleTracker tracker,
+      CompactionRequest request) {
+      boolean fail = failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+      long stall = stallMillis;
+      return new InternalScanner() {
+        int cells;
+
+        @Override
+        public boolean next(List<Cell> result, ScannerContext ctx) throws IOException {
+          boolean more = scanner.next(result, ctx);
+          cells += result.size();
+          if (fail && cells > 100) {
+            throw new IOException("injected compaction failure after " + cells + " cells");
+          }
+          if (stall > 0) {
+            try {
+              Thread.sleep(stall);
+            } catch (InterruptedException e) {
+              throw new java.io.InterruptedIOException();
+            }
+          }
+          return more;
+        }
+
+        @Override
+        public void close() throws IOException {
+          scanner.close();
+        }
+      };
+    }
+  }
+
+  @BeforeClass
+  public static void setUp() throws Exception {
+    util = RlsmTestCluster.create();
+    util.getConfiguration().setInt("hbase.hstore.compaction.retries", 0);
+    util.startMiniCluster(2);
+  }
+
+  @AfterClass
+  public static void tearDown() throws Exception {
+    util.shutdownMiniCluster();
+  }
+
+  private static byte[] row(int i) {
+    return Bytes.toBytes(String.format("row%06d", i));
+  }
+
+  private static TableName create(String name) throws Exception {
+    TableName tn = TableName.valueOf(name);
+    util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
+      .setColumnFamily(RlsmTables.family(F)).setCoprocessor(Interrupter.class.getName()).build());
+    util.waitTableAvailable(tn);
+    return tn;
+  }
+
+  private static HRegion region(TableName tn) {
+    return util.getHBaseCluster().getRegions(tn).get(0);
+  }
+
+  /** Three flushes of overlapping rows; returns the expected value of each row. */
+  private static String[] load(TableName tn, int rows, int rounds) throws Exception {
+    String[] want = new String[rows];
+    try (Table t = util.getConnection().getTable(tn)) {
+      for (int r = 0; r < rounds; r++) {
+        List<Put> puts = new ArrayList<>();
+        for (int i = r; i < rows; i += 2) {
+          want[i] = "v" + r + "-" + i;
+          puts.add(new Put(row(i)).addColumn(F, Q, Bytes.toBytes(want[i])));
+        }
+        t.put(puts);
+        util.getAdmin().flush(tn);
+      }
+    }
+    return want;
+  }
+
+  private static void verify(TableName tn, String[] want) throws Exception {
+    try (Table t = util.getConnection().getTable(tn)) {
+      int live = 0;
+      for (int i = 0; i < want.length; i++) {
+        if (want[i] != null) {
+          live++;
+          assertArrayEquals("row " + i, Bytes.toBytes(want[i]),
+            t.get(new Get(row(i))).getValue(F, Q));
+        }
+      }
+      int n = 0;
+      try (ResultScanner rs = t.getScanner(new Scan())) {
+        while (rs.next() != null) {
+          n++;
+        }
+      }
+      assertEquals("no row lost or duplicated", live, n);
+    }
+  }
+
+  private static Path storeDir(TableName tn) {
+    return region(tn).getRegionFileSystem().getStoreDir("f");
+  }
+
+  private static void reopen(TableName tn) throws Exception {
+    util.getAdmin().disableTable(tn);
+    util.getAdmin().enableTable(tn);
+    util.waitTableAvailable(tn);
+  }
+
+  @Test
+  public void failureWhileWritingCommitsNothing() throws Exception {
+    TableName tn = create("crash_write");
+    String[] want = load(tn, 2000, 3);
+    HStore store = region(tn).getStore(F);
+    List<String> before = new ArrayList<>();
+    store.getStorefiles().forEach(f -> before.add(f.getPath().getName()));
+    Interrupter.failNext.set(1);
+    try {
+      util.compact(tn, false);
+      fail("the injected failure must fail the compaction");
+    } catch (IOException e) {
+      assertTrue(e.toString(), e.toString().contains("injected compaction failure"));
+    }
+    List<String> after = new ArrayList<>();
+    store.getStorefiles().forEach(f -> after.add(f.getPath().getName()));
+    assertEquals("store unchanged", before, after);
+    FileSystem fs = util.getTestFileSystem();
+    Path tmp = region(tn).getRegionFileSystem().getTempDir();
+    assertTrue("no partial output left in .tmp",
+      !fs.exists(tmp) || fs.listStatus(tmp).length == 0);
+    verify(tn, want);
+    util.compact(tn, false); // the next attempt succeeds
+    assertTrue(store.getStorefilesCount() < before.size());
+    verify(tn, want);
+    reopen(tn);
+    verify(tn, want);
+  }
+
+  @Test
+  public void outputsWithoutManifestAreOrphansAtOpen() throws Exception {
+    TableName tn = create("crash_orphans");
+    String[] want = load(tn, 2000, 3);
+    util.compact(tn, false);
+    want = mergeWant(want, load(tn, 2000, 3));
+    FileSystem fs = util.getTestFileSystem();
+    Path dir = storeDir(tn);
+    // What a crash leaves after the first outputs were renamed into the store and before the
+    // manifest was: segments no manifest lists. Copies of a live segment, under new names.
+    List<Path> orphans = new ArrayList<>();
+    for (FileStatus st : fs.listStatus(dir)) {
+      if (orphans.size() < 2 && region(tn).getStore(F).getStorefiles().stream()
+        .anyMatch(sf -> sf.getPath().getName().equals(st.getPath().getName())
+          && sf instanceof org.apache.hadoop.hbase.regionserver.RlsmStoreFile
+          && ((org.apache.hadoop.hbase.regionserver.RlsmStoreFile) sf).getRole()
+            == org.apache.hadoop.hbase.rlsm.format.FileRole.SEGMENT)) {
+        Path copy = new Path(dir, java.util.UUID.randomUUID().toString().replace("-", ""));
+        FileUtil.copy(fs, st.getPath(), fs, copy, false, util.getConfiguration());
+        orphans.add(copy);
+      }
+    }
+    assertFalse("the first compaction wrote a segment", orphans.isEmpty());
+    reopen(tn);
+    for (Path p : orphans) {
+      assertFalse(p + " must be archived at open", fs.exists(new Path(storeDir(tn),
+        p.getName())));
+    }
+    verify(tn, want);
+  }
+
+  @Test
+  public void inputsLeftBehindAfterCommitAreArchivedAtOpen() throws Exception {
+    TableName tn = create("crash_inputs");
+    String[] want = load(tn, 2000, 3);
+    FileSystem fs = util.getTestFileSystem();
+    Path dir = storeDir(tn);
+    List<String> victims = new ArrayList<>();
+    region(tn).getStore(F).getStorefiles().forEach(f -> victims.add(f.getPath().getName()));
+    util.compact(tn, false);
+    util.waitFor(30_000, () -> {
+      region(tn).getStore(F).closeAndArchiveCompactedFiles();
+      return !fs.exists(new Path(storeDir(tn), victims.get(0)));
+    });
+    // A crash after the manifest was committed but before the inputs were archived: put the
+    // archived inputs back into the store directory.
+    Path archive = HFileArchiveUtil.getStoreArchivePath(util.getConfiguration(),
+      region(tn).getRegionInfo(), CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(
+        util.getConfiguration()), tn), F);
+    for (String v : victims) {
+      assertTrue(FileUtil.copy(fs, new Path(archive, v), fs, new Path(dir, v), false,
+        util.getConfiguration()));
+    }
+    reopen(tn);
+    for (String v : victims) {
+      assertFalse(v + " must be archived again at open", fs.exists(new Path(storeDir(tn), v)));
+    }
+    verify(tn, want);
+  }
+
+  @Test
+  public void regionServerAbortMidCompaction() throws Exception {
+    TableName tn = create("crash_abort");
+    String[] want = load(tn, 3000, 3);
+    MiniHBaseCluster cluster = util.getHBaseCluster();
+    HRegion region = region(tn);
+    int rsIndex = cluster.getServerWith(region.getRegionInfo().getRegionName());
+    HRegionServer victim = cluster.getRegionServer(rsIndex);
+    Interrupter.stallMillis = 20;
+    try {
+      util.getAdmin().compact(tn);
+      util.waitFor(30_000, () -> region.getStore(F).getCompactionProgress() != null
+        && region.getStore(F).getStoreEngine().getCompactionPolicy() != null
+        && region.getStores().stream().anyMatch(s -> s.getCompactPriority() > 0)
+        && util.getAdmin().getCompactionState(tn)
+          != org.apache.hadoop.hbase.client.CompactionState.NONE);
+      cluster.abortRegionServer(rsIndex);
+      cluster.waitOnRegionServer(rsIndex);
+    } finally {
+      Interrupter.stallMillis = 0;
+    }
+    util.waitFor(120_000, () -> {
+      List<HRegion> rs = cluster.getRegions(tn);
+      return !rs.isEmpty() && rs.get(0).isAvailable() && !cluster
+        .getServerHoldingRegion(tn, rs.get(0).getRegionInfo().getRegionName())
+        .equals(victim.getServerName());
+    });
+    util.waitTableAvailable(tn);
+    verify(tn, want);
+    util.compact(tn, false);
+    verify(tn, want);
+    cluster.startRegionServer();
+  }
+
+  private static String[] mergeWant(String[] a, String[] b) {
+    String[] out = a.clone();
+    for (int i = 0; i < b.length; i++) {
+      if (b[i] != null) {
+        out[i] = b[i];
+      }
+    }
+    return out;
+  }
+}
