@@ -19,17 +19,21 @@ package org.apache.hadoop.hbase.rlsm.tool;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
@@ -41,6 +45,7 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
@@ -53,7 +58,11 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.rlsm.format.FileMeta;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
+import org.apache.hadoop.hbase.rlsm.format.Trailer;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -66,8 +75,10 @@ import org.slf4j.LoggerFactory;
  * older one), writes a demo data set in four phases with several versions and every kind of
  * delete, flushes after three of them so several RLSM files exist while the last phase stays in
  * the memstore, then checks Gets (latest and all versions), a forward Scan with start/stop rows,
- * a reverse Scan and a full Scan against an in-memory model of HBase's semantics, lists the
- * family's store files under {@code hbase.rootdir} (size, RLSM or not) and prints a summary.
+ * a reverse Scan and a full Scan against an in-memory model of HBase's semantics; compacts the
+ * table (for RLSM: Level-0 files into Level-1 partitions) and checks the same reads again; lists
+ * the family's store files under {@code hbase.rootdir} (size, RLSM or not; RLSM files are opened
+ * and all their checksums verified) and prints a summary.
  * <p>
  * Exit codes: 0 all checks passed; 1 a check failed or the server failed; 2 bad command line.
  * The table is kept so it can be looked at afterwards.
@@ -90,6 +101,9 @@ public final class QuickStart {
   private static final String[] CITIES =
     { "Aachen", "Bergen", "Cork", "Dijon", "Evora", "Fes", "Graz", "Hue" };
   private static final int BATCH = 1_000;
+  private static final long COMPACTION_WAIT_SECONDS = 120;
+  /** Polls (200 ms apart) with no sign of a compaction before concluding none was selected. */
+  private static final int QUIET_POLLS = 50;
 
   private static final String USAGE =
     "usage: QuickStart [--rows N] [--table NAME] [--engine rlsm|default|stripe]\n"
@@ -250,6 +264,17 @@ public final class QuickStart {
         int all = checkFullScan(table);
         step("checked a full Scan: " + fmt(all) + " live rows", t);
 
+        // A compaction moves the flushed (Level-0) data into Level-1 partitions (for RLSM a
+        // range-append); the same reads must give the same answers afterwards.
+        t = System.nanoTime();
+        String compaction = compactAndWait(admin);
+        step(compaction, t);
+        t = System.nanoTime();
+        int gets2 = checkGets(table);
+        int scanned2 = checkForwardScan(table) + checkReverseScan(table) + checkFullScan(table);
+        step("checked the same Gets and Scans again: " + fmt(gets2) + " Gets, " + fmt(scanned2)
+          + " rows", t);
+
         // Only a local root is listed. The client must not open another file system itself:
         // ulfs (RLSM_FS=ulfs) allows one mount of its image, and the server holds it.
         String rootDir = conf.get(HConstants.HBASE_DIR);
@@ -265,15 +290,24 @@ public final class QuickStart {
         }
         long bytes = 0;
         int rlsmFiles = 0;
+        int liveFiles = 0;
+        Map<FileRole, Integer> roles = new EnumMap<>(FileRole.class);
         for (StoreFile f : files) {
+          if (f.replaced) {
+            continue;
+          }
+          liveFiles++;
           bytes += f.status.getLen();
           rlsmFiles += f.rlsm ? 1 : 0;
+          if (f.trailer != null) {
+            roles.merge(f.trailer.role(), 1, Integer::sum);
+          }
         }
         if (engine == CreateTable.Engine.RLSM && localRoot) {
-          if (files.isEmpty()) {
+          if (liveFiles == 0) {
             fail("no store files in the family directory after " + flushes + " flushes");
-          } else if (rlsmFiles != files.size()) {
-            fail((files.size() - rlsmFiles) + " of " + files.size()
+          } else if (rlsmFiles != liveFiles) {
+            fail((liveFiles - rlsmFiles) + " of " + liveFiles
               + " store files of the RLSM family are not RLSM files");
           }
         }
@@ -283,10 +317,10 @@ public final class QuickStart {
         out.println("  rows written     " + fmt(rows + rows / 10) + " (" + fmt(model.rows.size())
           + " live at the end), " + fmt(puts) + " puts, " + fmt(deletes) + " deletes");
         out.println("  flushes          " + flushes);
-        out.println("  store files      " + (localRoot ? files.size() + " (" + rlsmFiles
-          + " RLSM), " + fmt(bytes) + " bytes" : "in " + rootDir + ", not listed"));
+        out.println("  store files      " + (localRoot ? liveFiles + " in use (" + rlsmFiles
+          + " RLSM " + roles + "), " + fmt(bytes) + " bytes" : "in " + rootDir + ", not listed"));
         out.println("  reads checked    " + fmt(gets) + " Gets, scans of " + fmt(fwd) + " + "
-          + fmt(rev) + " + " + fmt(all) + " rows");
+          + fmt(rev) + " + " + fmt(all) + " rows; all again after the compaction");
         out.println("  time             " + secs(writeNanos) + " writing and flushing, "
           + secs(totalNanos) + " in all");
       }
@@ -436,6 +470,67 @@ public final class QuickStart {
     flushes++;
   }
 
+  /**
+   * Requests a compaction of the table and waits (bounded) until it has finished, telling "done"
+   * from "not started yet" by the store files changing or the compaction state; returns what
+   * happened, for the log. A compaction still running after the bound is a check failure.
+   */
+  private String compactAndWait(Admin admin) throws IOException {
+    boolean localRoot = "file".equals(new Path(conf.get(HConstants.HBASE_DIR)).toUri().getScheme());
+    List<String> before = localRoot ? storeFileNames(admin) : Collections.emptyList();
+    admin.compact(tableName);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(COMPACTION_WAIT_SECONDS);
+    boolean seenRunning = false;
+    int quietPolls = 0;
+    while (System.nanoTime() < deadline) {
+      CompactionState state = admin.getCompactionState(tableName);
+      if (state != CompactionState.NONE) {
+        seenRunning = true;
+        quietPolls = 0;
+      } else if (localRoot && !storeFileNames(admin).equals(before)) {
+        return "compacted: the store files changed (" + before.size() + " before)";
+      } else if (seenRunning) {
+        return "compaction requested and finished";
+      } else if (++quietPolls >= QUIET_POLLS) {
+        // A queued compaction starts within moments; this long without one means the engine's
+        // policy selected nothing (e.g. the stripe engine wants more Level-0 files).
+        return "requested a compaction; the engine selected none";
+      }
+      sleep(200);
+    }
+    fail("the compaction did not finish within " + COMPACTION_WAIT_SECONDS + " s");
+    return "requested a compaction; still running after " + COMPACTION_WAIT_SECONDS + " s";
+  }
+
+  private List<String> storeFileNames(Admin admin) throws IOException {
+    Path root = CommonFSUtils.getRootDir(conf);
+    FileSystem fs = root.getFileSystem(conf);
+    Path tableDir = CommonFSUtils.getTableDir(root, tableName);
+    List<String> names = new ArrayList<>();
+    for (RegionInfo region : admin.getRegions(tableName)) {
+      Path familyDir =
+        new Path(new Path(tableDir, region.getEncodedName()), Bytes.toString(FAMILY));
+      if (fs.exists(familyDir)) {
+        for (FileStatus st : fs.listStatus(familyDir)) {
+          if (st.isFile()) {
+            names.add(st.getPath().getName());
+          }
+        }
+      }
+    }
+    Collections.sort(names);
+    return names;
+  }
+
+  private static void sleep(long ms) throws InterruptedIOException {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted");
+    }
+  }
+
   // ----- checking -----
 
   /** Gets of a sample that covers every kind of row the phases produce. */
@@ -559,18 +654,30 @@ public final class QuickStart {
 
   // ----- files -----
 
-  /** A store file as listed, and whether it ends with the RLSM trailer magic. */
+  /** A store file as listed; for RLSM files also what its validated trailer says. */
   private static final class StoreFile {
     final FileStatus status;
     final boolean rlsm;
+    /** Null unless {@link #rlsm}. */
+    final Trailer trailer;
+    /** Store files this one replaces (written by compactions; HBase archives them later). */
+    final List<String> replaces;
+    /** Set when a compaction output in the same directory replaces this file. */
+    boolean replaced;
 
-    StoreFile(FileStatus status, boolean rlsm) {
+    StoreFile(FileStatus status, boolean rlsm, Trailer trailer, List<String> replaces) {
       this.status = status;
       this.rlsm = rlsm;
+      this.trailer = trailer;
+      this.replaces = replaces;
     }
   }
 
-  /** The family's store files, printed with sizes and whether each is an RLSM file. */
+  /**
+   * The family's store files, printed with sizes and whether each is an RLSM file. Every RLSM
+   * file is opened and all its checksums verified, and its role (Level-0 flush, Level-1 segment
+   * or manifest) and counts are shown; a file that fails is a check failure.
+   */
   private List<StoreFile> listStoreFiles(Admin admin) throws IOException {
     Path root = CommonFSUtils.getRootDir(conf);
     FileSystem fs = root.getFileSystem(conf);
@@ -594,26 +701,55 @@ public final class QuickStart {
         }
       }
       listed.sort(Comparator.comparingLong(FileStatus::getModificationTime));
-      int shown = 0;
+      List<StoreFile> here = new ArrayList<>();
+      Set<String> replacedNames = new HashSet<>();
       for (FileStatus st : listed) {
-        boolean rlsm;
         try {
-          rlsm = RlsmFileFormat.isRlsmFile(fs, st.getPath());
+          StoreFile f = inspect(fs, st);
+          here.add(f);
+          replacedNames.addAll(f.replaces);
         } catch (FileNotFoundException e) {
           // A compaction finished in between and archived its inputs: not a store file any more.
           LOG.info("{} went away while listing (compacted)", st.getPath());
-          continue;
         }
-        out.println(String.format(Locale.ROOT, "  %-34s %12s bytes  %s", st.getPath().getName(),
-          fmt(st.getLen()), rlsm ? "RLSM file" : "not RLSM (HFile or other)"));
-        files.add(new StoreFile(st, rlsm));
-        shown++;
       }
-      if (shown == 0) {
+      for (StoreFile f : here) {
+        f.replaced = replacedNames.contains(f.status.getPath().getName());
+        String what;
+        if (f.trailer != null) {
+          what = String.format(Locale.ROOT, "RLSM %-8s L%d %8s rows %9s cells  checksums OK",
+            f.trailer.role(), f.trailer.role().level(), fmt(f.trailer.rowCount()),
+            fmt(f.trailer.cellCount()));
+        } else {
+          what = f.rlsm ? "RLSM, damaged (see above)" : "not RLSM (HFile or other)";
+        }
+        out.println(String.format(Locale.ROOT, "  %-32s %11s bytes  %s%s",
+          f.status.getPath().getName(), fmt(f.status.getLen()), what,
+          f.replaced ? "  (replaced; archived later)" : ""));
+      }
+      if (here.isEmpty()) {
         out.println("  (no store files)");
       }
+      files.addAll(here);
     }
     return files;
+  }
+
+  private StoreFile inspect(FileSystem fs, FileStatus st) throws IOException {
+    if (!RlsmFileFormat.isRlsmFile(fs, st.getPath())) {
+      return new StoreFile(st, false, null, Collections.emptyList());
+    }
+    try (RlsmFileReader reader = RlsmFileReader.open(fs, st.getPath())) {
+      // open() checks the trailer, index, Bloom and meta sections; this checks the rows too.
+      reader.verifyData();
+      return new StoreFile(st, true, reader.trailer(),
+        reader.meta().getStringList(st.getPath().toString(), FileMeta.COMPACTED_FILES));
+    } catch (FileNotFoundException e) {
+      throw e;
+    } catch (IOException e) {
+      fail("RLSM file " + st.getPath() + " does not validate: " + e.getMessage());
+      return new StoreFile(st, true, null, Collections.emptyList());
+    }
   }
 
   // ----- output -----
