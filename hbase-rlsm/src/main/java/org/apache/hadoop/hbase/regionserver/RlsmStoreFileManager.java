@@ -193,6 +193,14 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   /** Builds the layout of a file set; fails when the manifest names a file that is missing. */
   static State build(Collection<HStoreFile> files) throws IOException {
+    return build(files, State.EMPTY);
+  }
+
+  /**
+   * As {@link #build(Collection)}; when the manifest is the one of {@code previous}, its
+   * partitions (and their cached summaries) are reused: flushes do not change Level-1.
+   */
+  static State build(Collection<HStoreFile> files, State previous) throws IOException {
     Map<String, HStoreFile> byName = new HashMap<>();
     RlsmStoreFile manifest = null;
     List<HStoreFile> orphans = new ArrayList<>();
@@ -212,7 +220,13 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
     Set<HStoreFile> referenced = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     List<Partition> partitions = new ArrayList<>();
-    if (manifest != null) {
+    if (manifest != null && manifest == previous.manifest && sameMembers(previous, byName)) {
+      referenced.add(manifest);
+      partitions.addAll(previous.partitions);
+      for (Partition p : partitions) {
+        referenced.addAll(p.members);
+      }
+    } else if (manifest != null) {
       referenced.add(manifest);
       for (PartitionDescriptor d : manifest.getPartitions()) {
         ImmutableList.Builder<RlsmStoreFile> members = ImmutableList.builder();
@@ -245,6 +259,17 @@ public class RlsmStoreFileManager implements StoreFileManager {
       ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifest, orphans);
   }
 
+  private static boolean sameMembers(State previous, Map<String, HStoreFile> byName) {
+    for (Partition p : previous.partitions) {
+      for (RlsmStoreFile m : p.members) {
+        if (byName.get(m.getPath().getName()) != m) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Files of the last load that no manifest claims; the engine archives them. */
   List<HStoreFile> takeOrphans() {
     return state.orphans;
@@ -261,7 +286,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   @Override
   public void insertNewFiles(Collection<HStoreFile> sfs) throws IOException {
-    state = build(ImmutableList.copyOf(Iterables.concat(state.all, sfs)));
+    state = build(ImmutableList.copyOf(Iterables.concat(state.all, sfs)), state);
   }
 
   @Override
