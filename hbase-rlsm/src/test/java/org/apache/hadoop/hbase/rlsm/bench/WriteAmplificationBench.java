@@ -157,9 +157,11 @@ public final class WriteAmplificationBench {
     Path archive = HFileArchiveUtil.getStoreArchivePath(util.getConfiguration(),
       region.getRegionInfo(), CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(
         util.getConfiguration()), tn), F);
-    r.liveBytes = size(fs, storeDir);
-    r.committedBytes = r.liveBytes + size(fs, archive);
+    // Every committed file is in the store directory (live, or compacted but not yet archived)
+    // or in the archive: archiving moves, so nothing is counted twice.
+    r.committedBytes = size(fs, storeDir) + size(fs, archive);
     HStore store = region.getStore(F);
+    r.liveBytes = store.getStorefilesSize();
     if (store.getStoreEngine() instanceof RlsmStoreEngine) {
       RlsmStoreStats s = ((RlsmStoreEngine) store.getStoreEngine()).getStats();
       r.rlsmCounters = s.toString();
