@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.regionserver;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -8,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.InnerStoreCellComparator;
+import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.rlsm.bench.YcsbRows;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -117,6 +119,60 @@ public class RlsmMemStoreBenchmark {
       t.ms.add(r, t.sizing);
     }
     return t.sizing.getDataSize();
+  }
+
+  /** A memstore loaded with every record once per iteration, and new records to insert. */
+  @State(Scope.Thread)
+  public static class Scanning {
+    MemStore ms;
+    List<List<Cell>> fresh;
+    Random rnd = new Random(4);
+    int next;
+
+    @Setup(Level.Trial)
+    public void generate() {
+      fresh = new ArrayList<>(RECORDS);
+      for (int i = 0; i < RECORDS; i++) {
+        fresh.add(YcsbRows.record(RECORDS + i, 2L * RECORDS + i, rnd));
+      }
+    }
+
+    @Setup(Level.Iteration)
+    public void load(Data d) {
+      ms = d.newMemStore();
+      MemStoreSizing sizing = new NonThreadSafeMemStoreSizing();
+      for (List<Cell> r : d.records) {
+        ms.add(r, sizing);
+      }
+      next = 0;
+    }
+
+    @TearDown(Level.Iteration)
+    public void close() {
+      ms.close();
+    }
+  }
+
+  /**
+   * A YCSB workload-E step against a growing memstore: insert one new record, then scan 10
+   * records (100 cells) from a random key. For the hash memstore every scan after an insert
+   * merges the new row into its sorted row index. Score: microseconds per insert+scan.
+   */
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OutputTimeUnit(TimeUnit.MICROSECONDS)
+  public int insertThenScan(Scanning s) throws IOException {
+    s.ms.add(s.fresh.get(s.next), null);
+    s.next = s.next + 1 == s.fresh.size() ? 0 : s.next + 1;
+    int cells = 0;
+    for (KeyValueScanner scanner : s.ms.getScanners(Long.MAX_VALUE)) {
+      scanner.seek(PrivateCellUtil.createFirstOnRow(YcsbRows.rowKey(s.rnd.nextInt(2 * RECORDS))));
+      for (int i = 0; i < 10 * YcsbRows.FIELDS && scanner.next() != null; i++) {
+        cells++;
+      }
+      scanner.close();
+    }
+    return cells;
   }
 
   @Benchmark

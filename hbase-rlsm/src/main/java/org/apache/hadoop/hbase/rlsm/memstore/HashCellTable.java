@@ -201,18 +201,38 @@ public final class HashCellTable {
         fresh[i] = log.get(s.upTo + i);
       }
       Arrays.sort(fresh, MemRow.ROW_ORDER);
-      MemRow[] merged = new MemRow[s.rows.length + fresh.length];
-      int i = 0;
-      int j = 0;
+      // Binary-search each new row's place and copy the runs of old rows between them: O(p log n)
+      // comparisons and one array copy, instead of comparing every old row (a cache miss each).
+      MemRow[] old = s.rows;
+      MemRow[] merged = new MemRow[old.length + fresh.length];
+      int from = 0;
       int k = 0;
-      while (i < s.rows.length || j < fresh.length) {
-        boolean takeOld = j == fresh.length
-          || (i < s.rows.length && MemRow.ROW_ORDER.compare(s.rows[i], fresh[j]) < 0);
-        merged[k++] = takeOld ? s.rows[i++] : fresh[j++];
+      for (MemRow f : fresh) {
+        int pos = insertionPoint(old, from, f);
+        System.arraycopy(old, from, merged, k, pos - from);
+        k += pos - from;
+        from = pos;
+        merged[k++] = f;
       }
+      System.arraycopy(old, from, merged, k, old.length - from);
       sorted = new SortedRows(merged, n);
       return merged;
     }
+  }
+
+  /** First index in {@code [from, rows.length)} whose row sorts after {@code r} (rows unique). */
+  private static int insertionPoint(MemRow[] rows, int from, MemRow r) {
+    int lo = from;
+    int hi = rows.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (MemRow.ROW_ORDER.compare(rows[mid], r) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** Number of rows, for iterating {@link #rowAt} in creation order. */
