@@ -1,7 +1,10 @@
 package org.apache.hadoop.hbase.regionserver;
 
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.client.Scan;
@@ -13,9 +16,10 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * Scanner over one {@link HashCellTable} at an MVCC read point: cells with a larger sequence id
  * are skipped, as in HBase's {@code SegmentScanner}. Row order comes from the table's lazily
- * maintained sorted row index, fetched at the first positioning; a Get (the scan names one row)
- * never touches that index: the row is found by hash, and the scanner declines itself when the
- * row is not in the table. Rows whose first write is still in progress are empty and skipped.
+ * maintained row skip list, brought up to date at the first positioning; a Get (the scan names
+ * one row) never touches that index: the row is found by hash, and the scanner declines itself
+ * when the row is not in the table. Rows whose first write is still in progress are empty and
+ * skipped.
  *
  * <p>Every cell with a sequence id at or below the read point was added before the read point
  * was taken, and so before this scanner looked at the table; the index and the row iterators
@@ -23,16 +27,15 @@ import org.apache.yetus.audience.InterfaceAudience;
  */
 @InterfaceAudience.Private
 public class RlsmHashScanner extends NonLazyKeyValueScanner {
-  private static final MemRow[] NO_ROWS = new MemRow[0];
-
   private final HashCellTable table;
   private final long readPt;
   private final CellComparator cmp;
   private final boolean forFlush;
   private byte[] onlyRow; // set for a Get before the first positioning
-  private MemRow[] rows;
-  private int rowIdx;
-  private Iterator<Cell> cells;
+  private NavigableSet<MemRow> rows;
+  private Iterator<MemRow> rowIter; // the rows after currentRow
+  private MemRow currentRow;
+  private Iterator<Cell> cells; // the rest of currentRow
   private Cell current;
   private boolean positioned;
   private boolean closed;
@@ -58,11 +61,14 @@ public class RlsmHashScanner extends NonLazyKeyValueScanner {
     return forFlush;
   }
 
-  private MemRow[] rows() {
+  private NavigableSet<MemRow> rows() {
     if (rows == null) {
       if (onlyRow != null) {
         MemRow r = table.getRow(onlyRow);
-        rows = r == null ? NO_ROWS : new MemRow[] { r };
+        rows = new TreeSet<>(MemRow.ROW_ORDER);
+        if (r != null) {
+          rows.add(r);
+        }
       } else {
         rows = table.sortedRows();
       }
@@ -81,42 +87,56 @@ public class RlsmHashScanner extends NonLazyKeyValueScanner {
     ensurePositioned();
     Cell c = current;
     if (c != null && !advanceInRow()) {
-      positionForward(rowIdx + 1, null);
+      nextRows(null);
     }
     return c;
   }
 
   private void ensurePositioned() {
     if (!positioned && !closed) {
-      positionForward(0, null);
+      forward(rows(), null);
     }
   }
 
-  /** Moves to the first visible cell at or after {@code from} in row {@code idx}, or later. */
-  private boolean positionForward(int idx, Cell from) {
+  /**
+   * Moves to the first visible cell at or after {@code from} in the rows of {@code tail}. Passing
+   * {@code from} on to a later row than its own is harmless: all of that row's cells sort after it.
+   */
+  private boolean forward(NavigableSet<MemRow> tail, Cell from) {
+    rowIter = tail.iterator();
+    return nextRows(from);
+  }
+
+  private boolean nextRows(Cell from) {
     positioned = true;
-    MemRow[] rs = rows();
-    for (rowIdx = idx; rowIdx < rs.length; rowIdx++, from = null) {
-      cells = rs[rowIdx].iterator(from, cmp);
+    while (rowIter.hasNext()) {
+      currentRow = rowIter.next();
+      cells = currentRow.iterator(from, cmp);
+      from = null;
       if (advanceInRow()) {
         return true;
       }
     }
-    cells = null;
-    current = null;
-    return false;
+    return exhausted();
   }
 
-  /** Moves to the first visible cell of the last row before {@code idx + 1} that has one. */
-  private boolean positionBackward(int idx) {
+  /** Moves to the first visible cell of {@code row}, or of the last earlier row that has one. */
+  private boolean backward(MemRow row) {
     positioned = true;
-    MemRow[] rs = rows();
-    for (rowIdx = idx; rowIdx >= 0; rowIdx--) {
-      cells = rs[rowIdx].iterator(null, cmp);
+    for (MemRow r = row; r != null; r = rows().lower(r)) {
+      cells = r.iterator(null, cmp);
       if (advanceInRow()) {
+        currentRow = r;
+        rowIter = rows().tailSet(r, false).iterator();
         return true;
       }
     }
+    return exhausted();
+  }
+
+  private boolean exhausted() {
+    rowIter = Collections.emptyIterator();
+    currentRow = null;
     cells = null;
     current = null;
     return false;
@@ -134,39 +154,12 @@ public class RlsmHashScanner extends NonLazyKeyValueScanner {
     return false;
   }
 
-  /** Index of the first row at or after the row of {@code key}. */
-  private int lowerBound(Cell key) {
-    MemRow[] rs = rows();
-    int lo = 0;
-    int hi = rs.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      byte[] r = rs[mid].getRow();
-      if (cmp.compareRows(key, r, 0, r.length) > 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-
-  private boolean isRow(int idx, Cell key) {
-    MemRow[] rs = rows();
-    if (idx >= rs.length) {
-      return false;
-    }
-    byte[] r = rs[idx].getRow();
-    return cmp.compareRows(key, r, 0, r.length) == 0;
-  }
-
   @Override
   public boolean seek(Cell key) {
     if (closed) {
       return false;
     }
-    int idx = lowerBound(key);
-    return positionForward(idx, isRow(idx, key) ? key : null);
+    return forward(rows().tailSet(HashCellTable.probe(key), true), key);
   }
 
   @Override
@@ -178,8 +171,8 @@ public class RlsmHashScanner extends NonLazyKeyValueScanner {
       return current != null; // reseek never moves backwards
     }
     if (positioned && cmp.compareRows(key, current) == 0) {
-      cells = rows()[rowIdx].iterator(key, cmp);
-      return advanceInRow() || positionForward(rowIdx + 1, null);
+      cells = currentRow.iterator(key, cmp);
+      return advanceInRow() || nextRows(null);
     }
     return seek(key);
   }
@@ -189,7 +182,7 @@ public class RlsmHashScanner extends NonLazyKeyValueScanner {
     if (closed) {
       return false;
     }
-    return positionBackward(lowerBound(key) - 1);
+    return backward(rows().lower(HashCellTable.probe(key)));
   }
 
   @Override
@@ -209,7 +202,8 @@ public class RlsmHashScanner extends NonLazyKeyValueScanner {
     if (closed) {
       return false;
     }
-    return positionBackward(rows().length - 1);
+    NavigableSet<MemRow> rs = rows();
+    return backward(rs.isEmpty() ? null : rs.last());
   }
 
   @Override

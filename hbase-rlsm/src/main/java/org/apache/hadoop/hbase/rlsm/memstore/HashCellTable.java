@@ -1,7 +1,9 @@
 package org.apache.hadoop.hbase.rlsm.memstore;
 
 import java.util.Arrays;
+import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
@@ -19,28 +21,28 @@ import org.apache.hadoop.hbase.util.ClassSize;
  * The cells of one memstore generation (the active buffer, later its snapshot): a
  * {@link ConcurrentHashMap} from row to {@link MemRow}. A write finds its row by hash and inserts
  * into that row's small sorted set; nothing is sorted across rows. Scans ask for
- * {@link #sortedRows()}, which sorts only the rows created since the previous call and merges them
- * into the previous sorted array. A flush walks {@link #rowAt} in creation order.
+ * {@link #sortedRows()}, a skip list of rows that each call extends with the rows created since
+ * the previous call. A flush walks {@link #rowAt} in creation order.
  *
  * <p>Size accounting follows HBase's {@code Segment}: data size is the sum of the cells'
  * serialized sizes (identical to {@code DefaultMemStore}); heap size is the cells' heap size plus
  * this structure's own overhead instead of one skip-list entry per cell: per row its object, key,
- * hash-map entry and slots, creation-log and sorted-index slots, and its cell container (one
+ * hash-map entry and slots, creation-log slot, row-index entry, and its cell container (one
  * array slot per cell, or skip-list entries for a large row). Every delta is added to the table's
  * counters and to the caller's {@code MemStoreSizing} together, so the two never drift.
  */
 public final class HashCellTable {
   /** Heap of an empty table: this object, the map, the log, the index holder and the counters. */
   public static final long DEEP_OVERHEAD = ClassSize.align(ClassSize.OBJECT
-    + 11 * ClassSize.REFERENCE + Bytes.SIZEOF_INT + Bytes.SIZEOF_BOOLEAN)
+    + 11 * ClassSize.REFERENCE + 2 * Bytes.SIZEOF_INT + Bytes.SIZEOF_BOOLEAN)
     + ClassSize.CONCURRENT_HASHMAP + 4 * ClassSize.ATOMIC_LONG + ClassSize.SYNC_TIMERANGE_TRACKER
     + ClassSize.align(ClassSize.OBJECT + 2 * ClassSize.REFERENCE) // RowLog
     + ClassSize.ATOMIC_INTEGER + ClassSize.align(ClassSize.ARRAY + 16 * ClassSize.REFERENCE)
-    + ClassSize.align(ClassSize.OBJECT + ClassSize.REFERENCE + Bytes.SIZEOF_INT); // SortedRows
+    + ClassSize.CONCURRENT_SKIPLISTMAP; // the row index
 
-  /** Per-row structure outside the row object: hash-map node and two table slots, log and index. */
-  private static final long ROW_SLOTS =
-    ClassSize.CONCURRENT_HASHMAP_ENTRY + 2 * ClassSize.REFERENCE + 2 * ClassSize.REFERENCE;
+  /** Per-row structure outside the row object: hash-map node and slots, log slot, index entry. */
+  private static final long ROW_SLOTS = ClassSize.CONCURRENT_HASHMAP_ENTRY + 3 * ClassSize.REFERENCE
+    + ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY;
 
   private final CellComparator comparator;
   private final int rowArrayMaxCells;
@@ -48,7 +50,8 @@ public final class HashCellTable {
   private final ConcurrentHashMap<MemRow, MemRow> rows = new ConcurrentHashMap<>();
   private final RowLog log = new RowLog();
   private final Object indexLock = new Object();
-  private volatile SortedRows sorted = new SortedRows(new MemRow[0], 0);
+  private final ConcurrentSkipListSet<MemRow> index = new ConcurrentSkipListSet<>(MemRow.ROW_ORDER);
+  private volatile int indexedUpTo; // log entries [0, indexedUpTo) are in index; under indexLock
   private final LongAdder dataSize = new LongAdder();
   private final LongAdder heapSize = new LongAdder();
   private final LongAdder offHeapSize = new LongAdder();
@@ -181,58 +184,28 @@ public final class HashCellTable {
   }
 
   /**
-   * All rows in row order. Rows created since the previous call are sorted (only they) and merged
-   * into the previous array, which is reused unchanged when no row was created. The result
-   * contains at least every row created before the call and must not be modified.
+   * All rows in row order: a skip list of rows that each call brings up to date by inserting the
+   * rows created since the previous call (O(log n) each; writes never touch it). The result holds
+   * at least every row created before the call; rows added by later calls may appear while it is
+   * iterated, which scanners ignore (their cells are above the scanner's read point or absent).
    */
-  public MemRow[] sortedRows() {
-    SortedRows s = sorted;
-    if (s.upTo >= log.size()) {
-      return s.rows;
+  public NavigableSet<MemRow> sortedRows() {
+    if (indexedUpTo >= log.size()) {
+      return index;
     }
     synchronized (indexLock) {
-      s = sorted;
       int n = log.size();
-      if (s.upTo >= n) {
-        return s.rows;
+      for (int i = indexedUpTo; i < n; i++) {
+        index.add(log.get(i));
       }
-      MemRow[] fresh = new MemRow[n - s.upTo];
-      for (int i = 0; i < fresh.length; i++) {
-        fresh[i] = log.get(s.upTo + i);
-      }
-      Arrays.sort(fresh, MemRow.ROW_ORDER);
-      // Binary-search each new row's place and copy the runs of old rows between them: O(p log n)
-      // comparisons and one array copy, instead of comparing every old row (a cache miss each).
-      MemRow[] old = s.rows;
-      MemRow[] merged = new MemRow[old.length + fresh.length];
-      int from = 0;
-      int k = 0;
-      for (MemRow f : fresh) {
-        int pos = insertionPoint(old, from, f);
-        System.arraycopy(old, from, merged, k, pos - from);
-        k += pos - from;
-        from = pos;
-        merged[k++] = f;
-      }
-      System.arraycopy(old, from, merged, k, old.length - from);
-      sorted = new SortedRows(merged, n);
-      return merged;
+      indexedUpTo = n;
     }
+    return index;
   }
 
-  /** First index in {@code [from, rows.length)} whose row sorts after {@code r} (rows unique). */
-  private static int insertionPoint(MemRow[] rows, int from, MemRow r) {
-    int lo = from;
-    int hi = rows.length;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (MemRow.ROW_ORDER.compare(rows[mid], r) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+  /** A key for navigating {@link #sortedRows()} to the row of {@code cell}. */
+  public static MemRow probe(Cell cell) {
+    return new MemRow(CellUtil.cloneRow(cell), 0);
   }
 
   /** Number of rows, for iterating {@link #rowAt} in creation order. */
@@ -289,16 +262,6 @@ public final class HashCellTable {
   public void close() {
     if (lab != null) {
       lab.close();
-    }
-  }
-
-  private static final class SortedRows {
-    final MemRow[] rows;
-    final int upTo; // log entries [0, upTo) are in rows
-
-    SortedRows(MemRow[] rows, int upTo) {
-      this.rows = rows;
-      this.upTo = upTo;
     }
   }
 }

@@ -22,7 +22,7 @@ import org.apache.hadoop.hbase.util.ClassSize;
  */
 public final class MemRow {
   /** Orders rows by unsigned lexicographic row bytes, as {@code CellComparator} orders rows. */
-  static final Comparator<MemRow> ROW_ORDER = (a, b) -> Bytes.compareTo(a.row, b.row);
+  public static final Comparator<MemRow> ROW_ORDER = (a, b) -> Bytes.compareTo(a.row, b.row);
 
   static final long SHALLOW_SIZE =
     ClassSize.align(ClassSize.OBJECT + 2 * ClassSize.REFERENCE + 2 * Bytes.SIZEOF_INT
