@@ -89,6 +89,10 @@ public class RlsmStoreFile extends HStoreFile {
     return reader;
   }
 
+  boolean isPrimaryReplica() {
+    return primaryReplica;
+  }
+
   /** Manifest only: the Level-1 partitions it records (empty for other roles). */
   public List<PartitionDescriptor> getPartitions() {
     return partitions;
@@ -204,6 +208,6 @@ public class RlsmStoreFile extends HStoreFile {
 
   @Override
   public String toStringDetailed() {
-    return getPath() + ", rlsm role=" + role + ", seqid=" + maxSequenceId;
+    return getPath() + ", rlsm role=" + getRole() + ", seqid=" + getMaxSequenceId();
   }
 }

@@ -3,10 +3,8 @@ package org.apache.hadoop.hbase.regionserver;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -15,14 +13,15 @@ import org.apache.yetus.audience.InterfaceAudience;
  * ranges of the partitions that list it in the store state the read started from. Handing HBase
  * these views from {@code getFilesForScan} keeps superseded copies in shared members invisible
  * and makes the restriction consistent with the file set the read chose under the store lock.
+ * Everything but the scanners is the viewed file's.
  */
 @InterfaceAudience.Private
-final class RlsmStoreFileView extends HStoreFile {
+final class RlsmStoreFileView extends RlsmStoreFile {
   private final RlsmStoreFile file;
   private final List<byte[][]> ranges;
 
   RlsmStoreFileView(RlsmStoreFile file, List<byte[][]> ranges) {
-    super(file.getFileInfo(), BloomType.NONE, file.getCacheConf());
+    super(file.getFileInfo(), file.getCacheConf(), file.getComparator(), file.isPrimaryReplica());
     this.file = file;
     this.ranges = ranges;
   }
@@ -33,7 +32,7 @@ final class RlsmStoreFileView extends HStoreFile {
   }
 
   @Override
-  public StoreFileReader getReader() {
+  public RlsmStoreFileReader getReader() {
     return file.getReader();
   }
 
@@ -57,6 +56,11 @@ final class RlsmStoreFileView extends HStoreFile {
   }
 
   @Override
+  public FileRole getRole() {
+    return file.getRole();
+  }
+
+  @Override
   public long getMaxSequenceId() {
     return file.getMaxSequenceId();
   }
@@ -74,46 +78,6 @@ final class RlsmStoreFileView extends HStoreFile {
   @Override
   public Optional<Cell> getLastKey() {
     return file.getLastKey();
-  }
-
-  @Override
-  public CellComparator getComparator() {
-    return file.getComparator();
-  }
-
-  @Override
-  public boolean isMajorCompactionResult() {
-    return false;
-  }
-
-  @Override
-  public boolean excludeFromMinorCompaction() {
-    return false;
-  }
-
-  @Override
-  public byte[] getMetadataValue(byte[] key) {
-    return null;
-  }
-
-  @Override
-  public boolean isBulkLoadResult() {
-    return false;
-  }
-
-  @Override
-  public OptionalLong getBulkLoadTimestamp() {
-    return OptionalLong.empty();
-  }
-
-  @Override
-  public boolean isHistorical() {
-    return false;
-  }
-
-  @Override
-  Set<String> getCompactedStoreFiles() {
-    return Set.of();
   }
 
   @Override

@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.rlsm.format.ByteWriter;
 import org.apache.hadoop.hbase.rlsm.format.Checksums;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
@@ -128,7 +129,10 @@ public final class RlsmFileWriter implements Closeable {
     for (int i = from; i < to; i++) {
       Cell cell = cells[i];
       maxMemstoreTs = Math.max(maxMemstoreTs, cell.getSequenceId());
-      minTimestamp = Math.min(minTimestamp, cell.getTimestamp());
+      // As HBase's TimeRangeTracker: a DeleteColumn/DeleteFamily marker masks every older cell,
+      // so the file's range reaches down to 0 and time-range reads never skip the marker.
+      minTimestamp = Math.min(minTimestamp,
+        PrivateCellUtil.isDeleteColumnOrFamily(cell) ? 0 : cell.getTimestamp());
       maxTimestamp = Math.max(maxTimestamp, cell.getTimestamp());
       if (CellUtil.isDeleteFamily(cell) || CellUtil.isDeleteFamilyVersion(cell)) {
         deleteFamilyCount++;

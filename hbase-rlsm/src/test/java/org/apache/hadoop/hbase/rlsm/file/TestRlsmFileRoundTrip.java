@@ -101,6 +101,27 @@ public class TestRlsmFileRoundTrip {
   }
 
   @Test
+  public void familyAndColumnDeletesExtendTheTimeRangeToZero() throws Exception {
+    RlsmFileFixture fx = new RlsmFileFixture("timerange");
+    byte[] row = Bytes.toBytes("r");
+    TreeMap<byte[], List<Cell>> rows = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    KeyValue put = new KeyValue(row, RlsmFileFixture.FAMILY, Bytes.toBytes("q"), 500L,
+      Bytes.toBytes("v"));
+    rows.put(row, List.of(put));
+    Path plain = fx.write("plain", rows, FileRole.FLUSH, 0.01, 1);
+    KeyValue family = new KeyValue(row, RlsmFileFixture.FAMILY, null, 900L,
+      KeyValue.Type.DeleteFamily);
+    rows.put(row, List.of(family, put));
+    Path masked = fx.write("masked", rows, FileRole.FLUSH, 0.01, 1);
+    try (RlsmFileReader a = RlsmFileReader.open(fx.fs, plain);
+      RlsmFileReader b = RlsmFileReader.open(fx.fs, masked)) {
+      assertEquals(500L, a.trailer().minTimestamp());
+      assertEquals(0L, b.trailer().minTimestamp());
+      assertEquals(900L, b.trailer().maxTimestamp());
+    }
+  }
+
+  @Test
   public void emptyFileIsValid() throws Exception {
     RlsmFileFixture fx = new RlsmFileFixture("empty");
     Path p = fx.write("empty", new TreeMap<>(Bytes.BYTES_COMPARATOR), FileRole.FLUSH, 0.01, 5);
