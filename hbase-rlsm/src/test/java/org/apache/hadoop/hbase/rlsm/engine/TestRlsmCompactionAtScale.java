@@ -1,0 +1,171 @@
+package org.apache.hadoop.hbase.rlsm.engine;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * 500,000 writes (inserts, updates and deletes over 150,000 rows) with small split, merge and
+ * clean-up sizes so that many appends, links, splits, clean-ups and merges run. After every
+ * compaction the manifest's partitions are disjoint and ordered; at checkpoints a full scan
+ * equals an oracle (every row its latest value, deleted rows absent), and sampled Gets agree.
+ */
+public class TestRlsmCompactionAtScale {
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final byte[] Q = Bytes.toBytes("q");
+  private static HBaseTestingUtility util;
+
+  @BeforeClass
+  public static void setUp() throws Exception {
+    util = RlsmTestCluster.create();
+    util.startMiniCluster(1);
+  }
+
+  @AfterClass
+  public static void tearDown() throws Exception {
+    util.shutdownMiniCluster();
+  }
+
+  private static byte[] row(int i) {
+    return Bytes.toBytes(String.format("%08x", Integer.reverse(i)));
+  }
+
+  private static HStore store(TableName tn) {
+    return util.getHBaseCluster().getRegions(tn).get(0).getStore(F);
+  }
+
+  /** The partitions of the current manifest are ascending and disjoint; returns their count. */
+  private static int checkPartitions(TableName tn) {
+    int manifests = 0;
+    int partitions = 0;
+    for (HStoreFile f : store(tn).getStorefiles()) {
+      if (f instanceof RlsmStoreFile && ((RlsmStoreFile) f).getRole() == FileRole.MANIFEST) {
+        manifests++;
+        byte[] prevHigh = null;
+        for (PartitionDescriptor p : ((RlsmStoreFile) f).getPartitions()) {
+          assertTrue(Bytes.compareTo(p.low(), p.high()) <= 0);
+          assertTrue("disjoint and ordered",
+            prevHigh == null || Bytes.compareTo(prevHigh, p.low()) < 0);
+          prevHigh = p.high();
+          partitions++;
+        }
+      }
+    }
+    assertTrue("one live manifest", manifests <= 1);
+    return partitions;
+  }
+
+  private static void verifyScan(Table t, TreeMap<String, String> oracle) throws Exception {
+    List<String> got = new ArrayList<>();
+    try (ResultScanner rs = t.getScanner(new Scan().setCaching(5000))) {
+      for (Result r : rs) {
+        got.add(Bytes.toString(r.getRow()) + "=" + Bytes.toString(r.getValue(F, Q)));
+      }
+    }
+    List<String> want = new ArrayList<>();
+    oracle.forEach((k, v) -> want.add(k + "=" + v));
+    assertEquals(want.size(), got.size());
+    assertEquals(want, got);
+  }
+
+  @Test
+  public void halfAMillionWritesThroughManyCompactions() throws Exception {
+    TableName tn = TableName.valueOf("scale");
+    ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
+      .setConfiguration(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(1024 * 1024))
+      .setConfiguration(CompactionConfig.MERGE_BYTES_KEY, Long.toString(256 * 1024))
+      .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "6");
+    util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
+      .setColumnFamily(cf.build()).build());
+    int rows = 150_000;
+    int writes = Integer.getInteger("rlsm.scale.writes", 500_000);
+    int rounds = 40;
+    Random rnd = new Random(99);
+    // Explicit increasing timestamps: within one batch HBase gives every mutation the same
+    // timestamp, and a delete then masks a later put of the same row; the oracle is last-wins.
+    long ts = System.currentTimeMillis() - 10L * writes;
+    TreeMap<String, String> oracle = new TreeMap<>();
+    int compactions = 0;
+    try (Table t = util.getConnection().getTable(tn)) {
+      for (int round = 0; round < rounds; round++) {
+        try (BufferedMutator m = util.getConnection().getBufferedMutator(tn)) {
+          for (int w = 0; w < writes / rounds; w++) {
+            int i = rnd.nextInt(rows);
+            String key = Bytes.toString(row(i));
+            Mutation mut;
+            ts++;
+            if (rnd.nextInt(20) == 0) {
+              mut = new Delete(row(i), ts);
+              oracle.remove(key);
+            } else {
+              String v = "r" + round + "w" + w;
+              mut = new Put(row(i)).addColumn(F, Q, ts, Bytes.toBytes(v));
+              oracle.put(key, v);
+            }
+            m.mutate(mut.setDurability(Durability.SKIP_WAL));
+          }
+        }
+        util.getAdmin().flush(tn);
+        for (int c = 0; c < 20 && store(tn).getStoreEngine().needsCompaction(List.of()); c++) {
+          util.compact(tn, false);
+          compactions++;
+          checkPartitions(tn);
+        }
+        if (round % 10 == 9) {
+          verifyScan(t, oracle);
+        }
+      }
+      util.compact(tn, true);
+      checkPartitions(tn);
+      verifyScan(t, oracle);
+      Random pick = new Random(5);
+      for (int s = 0; s < 2000; s++) {
+        int i = pick.nextInt(rows);
+        String want = oracle.get(Bytes.toString(row(i)));
+        Result r = t.get(new Get(row(i)));
+        if (want == null) {
+          assertTrue(r.isEmpty());
+        } else {
+          assertArrayEquals(Bytes.toBytes(want), r.getValue(F, Q));
+        }
+      }
+      RlsmStoreStats stats = ((RlsmStoreEngine) store(tn).getStoreEngine()).getStats();
+      System.out.println("scale: writes=" + writes + " compactions=" + compactions + " " + stats);
+      assertTrue(stats.getCompactions() >= 40);
+      assertTrue("splits happened", checkPartitions(tn) > 1);
+    }
+  }
+}
