@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Write amplification of the default, stripe and RLSM (index and rewrite split) engines on the
 # same YCSB-like load, side by side in one mini cluster on this machine.
-#   bench/scripts/write-amp.sh [user MB, default 160] [flush MB, default 4]
-# Prints a Markdown table and writes docs/bench-data/write-amp-<MB>mb.csv.
+#   bench/scripts/write-amp.sh [user MB, default 160] [flush MB, default 4] [engines]
+# engines: comma-separated among default,stripe,rlsm-index,rlsm-rewrite,rlsm-index-skiplist
+# Prints a Markdown table and writes docs/bench-data/write-amp-<MB>mb-<engines>.csv.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MB=${1:-160}
 FLUSH=${2:-4}
+ENGINES=${3:-default,stripe,rlsm-index,rlsm-rewrite}
 bin/install-deps
 mvn -B -ntp -q -pl hbase-rlsm -am test-compile -DskipTests
 CP_FILE=hbase-rlsm/target/cp-test.txt
@@ -19,4 +21,4 @@ FLAGS="--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.la
 java -Xmx6g $FLAGS -Dlog4j.configuration=file:hbase-rlsm/src/test/resources/log4j.properties \
   -cp "hbase-rlsm/target/test-classes:hbase-rlsm/target/classes:$(cat $CP_FILE)" \
   org.apache.hadoop.hbase.rlsm.bench.WriteAmplificationBench "$MB" "$FLUSH" \
-  "docs/bench-data/write-amp-${MB}mb.csv" 2> >(grep -E "MB|done|Exception|ERROR" >&2)
+  "docs/bench-data/write-amp-${MB}mb-${ENGINES//,/_}.csv" "$ENGINES" 2> >(grep -E "MB|done|Exception|ERROR" >&2)
