@@ -97,12 +97,4 @@ public final class CompactionConfig {
       throw new IllegalArgumentException(msg);
     }
   }
-
-  public int l0Trigger() {
-    return l0Trigger;
-  }
-
-  public SplitMode splitMode() {
-    return splitMode;
-  }
 }

@@ -57,7 +57,6 @@ public final class RlsmFileWriter implements Closeable {
   private byte[] lastRow;
   private byte[] lastAppended; // last row completed through append(Cell), for the order check
   private boolean finished;
-  private long length = -1;
 
   private static final class PendingRow {
     final int hash;
@@ -156,10 +155,6 @@ public final class RlsmFileWriter implements Closeable {
     meta.put(key, value);
   }
 
-  public long getCellCount() {
-    return cellCount;
-  }
-
   /** Bytes of row records buffered so far (before the index and metadata). */
   public long getDataBytes() {
     return dataBytes;
@@ -190,6 +185,7 @@ public final class RlsmFileWriter implements Closeable {
     HashIndex.Builder index = new HashIndex.Builder(rows.size());
     BloomFilter bloom = bloomFpp > 0 && !rows.isEmpty() ? BloomFilter.create(rows.size(), bloomFpp) : null;
     CRC32C dataCrc = new CRC32C();
+    long length;
     boolean ok = false;
     FSDataOutputStream out = fs.create(path, false);
     try {
@@ -253,10 +249,6 @@ public final class RlsmFileWriter implements Closeable {
     } catch (IOException e) {
       // A leftover temporary file is harmless: it is never committed.
     }
-  }
-
-  public long getLength() {
-    return length;
   }
 
   /** Releases buffered rows without writing; used when the flush or compaction failed. */

@@ -1,7 +1,6 @@
 package org.apache.hadoop.hbase.rlsm.format;
 
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
 
 /**
@@ -119,10 +118,5 @@ public final class RowRecordCodec {
       }
     }
     return null;
-  }
-
-  /** True when both cells are of the same row. */
-  public static boolean sameRow(Cell a, Cell b) {
-    return CellUtil.matchingRows(a, b);
   }
 }

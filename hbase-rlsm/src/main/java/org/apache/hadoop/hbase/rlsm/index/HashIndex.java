@@ -87,11 +87,6 @@ public final class HashIndex {
       rowOffsets[b], rowOffsets[b + 1] - rowOffsets[b]);
   }
 
-  /** Bytes this index occupies in memory. */
-  public long heapSize() {
-    return 4L * size + 8L * (size + 1) + rows.length + 4L * (size + 1) + 4L * bucketStart.length;
-  }
-
   /**
    * Decodes and checks an index against the data section it describes: entries in strictly
    * increasing (hash, row) order, each hash equal to the hash of its row, lengths tiling the data
