@@ -15,30 +15,30 @@ import subprocess
 import sys
 
 TARGETS = ["ulfs-uring", "ulfs-posix", "local", "rawlocal", "filechannel"]
-# (benchmark method, dataset, bytes per operation, label)
+# (benchmark method, dataset, KB per operation, label)
 GROUPS = [
-    ("pread4k", "resident", 4096, "pread 4 KB, resident"),
-    ("pread64k", "resident", 65536, "pread 64 KB, resident"),
-    ("pread4k", "exceeds", 4096, "pread 4 KB, exceeds"),
-    ("pread64k", "exceeds", 65536, "pread 64 KB, exceeds"),
-    ("pread4k", "cold", 4096, "pread 4 KB, cold"),
-    ("pread64k", "cold", 65536, "pread 64 KB, cold"),
-    ("append4kHsync", "-", 4096, "append 4 KB + hsync"),
-    ("append64kHsync", "-", 65536, "append 64 KB + hsync"),
+    ("pread", "resident", 4, "pread 4 KB, resident"),
+    ("pread", "resident", 64, "pread 64 KB, resident"),
+    ("pread", "exceeds", 4, "pread 4 KB, exceeds"),
+    ("pread", "exceeds", 64, "pread 64 KB, exceeds"),
+    ("pread", "cold", 4, "pread 4 KB, cold"),
+    ("pread", "cold", 64, "pread 64 KB, cold"),
+    ("appendHsync", "-", 4, "append 4 KB + hsync"),
+    ("appendHsync", "-", 64, "append 64 KB + hsync"),
 ]
-COLUMNS = ["op", "dataset", "target", "ops_per_s", "mb_per_s", "p50_us", "p90_us", "p99_us",
+COLUMNS = ["op", "dataset", "io_kb", "target", "ops_per_s", "mb_per_s", "p50_us", "p90_us", "p99_us",
            "p999_us", "samples", "ops_vs_filechannel", "ops_vs_localfs", "p99_vs_filechannel",
            "ulfs_dev_reads_per_op", "ulfs_dev_read_kb_per_op", "ulfs_dev_writes_per_op",
            "ulfs_dev_flushes_per_op"]
 
 
 def load_results(path):
-    """{(method, dataset, target): {"thrpt": ops/s, "sample": percentiles + n}}"""
+    """{(method, dataset, io KB, target): {"thrpt": ops/s, "sample": percentiles + n}}"""
     out = {}
     for r in json.load(open(path)):
         method = r["benchmark"].rsplit(".", 1)[1]
         p = r["params"]
-        key = (method, p.get("dataset", "-"), p["target"])
+        key = (method, p.get("dataset", "-"), int(p["ioKb"]), p["target"])
         m = r["primaryMetric"]
         entry = out.setdefault(key, {})
         if r["mode"] == "thrpt":
@@ -53,14 +53,14 @@ def load_results(path):
 
 
 def load_counters(path):
-    """{(method, dataset, target): counters of the SampleTime trial} (ulfs targets only)"""
+    """{(method, dataset, io KB, target): counters of the SampleTime trial} (ulfs only)"""
     out = {}
     try:
         for row in csv.DictReader(open(path)):
             if row["mode"] == "sample":
-                out[(row["benchmark"], row["dataset"], row["target"])] = \
-                    {k: int(v) for k, v in row.items() if k not in
-                     ("benchmark", "mode", "target", "dataset")}
+                key = (row["benchmark"], row["dataset"], int(row["io_kb"]), row["target"])
+                out[key] = {k: int(v) for k, v in row.items() if k not in
+                            ("benchmark", "mode", "target", "dataset", "io_kb")}
     except FileNotFoundError:
         pass
     return out
@@ -71,19 +71,19 @@ def ratio(a, b):
 
 
 def rows(results, counters):
-    for method, dataset, size, label in GROUPS:
-        group = {t: results.get((method, dataset, t)) for t in TARGETS}
+    for method, dataset, kb, label in GROUPS:
+        group = {t: results.get((method, dataset, kb, t)) for t in TARGETS}
         if not any(group.values()):
             continue
         base_fc = group.get("filechannel") or {}
-        base_lfs = group.get("rawlocal" if method.startswith("append") else "local") or {}
+        base_lfs = group.get("rawlocal" if method == "appendHsync" else "local") or {}
         for t in TARGETS:
             e = group[t]
             if not e:
                 continue
             s = e.get("sample", {})
             ops = e.get("thrpt")
-            c = counters.get((method, dataset, t))
+            c = counters.get((method, dataset, kb, t))
             dev = {}
             if c and c["ops"]:
                 dev = {"ulfs_dev_reads_per_op": c["dev_reads"] / c["ops"],
@@ -91,8 +91,8 @@ def rows(results, counters):
                        "ulfs_dev_writes_per_op": c["dev_writes"] / c["ops"],
                        "ulfs_dev_flushes_per_op": c["dev_flushes"] / c["ops"]}
             yield {
-                "op": method, "dataset": dataset, "label": label, "target": t,
-                "ops_per_s": ops, "mb_per_s": ops * size / 1e6 if ops else None,
+                "op": method, "dataset": dataset, "io_kb": kb, "label": label, "target": t,
+                "ops_per_s": ops, "mb_per_s": ops * kb * 1024 / 1e6 if ops else None,
                 "p50_us": s.get("50.0"), "p90_us": s.get("90.0"), "p99_us": s.get("99.0"),
                 "p999_us": s.get("99.9"), "samples": s.get("n"),
                 "ops_vs_filechannel": ratio(ops, base_fc.get("thrpt")),
@@ -121,7 +121,7 @@ def markdown(all_rows, load):
         if r.get("ulfs_dev_reads_per_op") is not None:
             dev = (f"{fmt(r['ulfs_dev_reads_per_op'], 2)} reads, "
                    f"{fmt(r['ulfs_dev_read_kb_per_op'], 2)} KB")
-            if r["op"].startswith("append"):
+            if r["op"] == "appendHsync":
                 dev = (f"{fmt(r['ulfs_dev_writes_per_op'], 2)} writes, "
                        f"{fmt(r['ulfs_dev_flushes_per_op'], 2)} flushes")
         ratios = [fmt(r[k]) + "x" if r[k] is not None else ""

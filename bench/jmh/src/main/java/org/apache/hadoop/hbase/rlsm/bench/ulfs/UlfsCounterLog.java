@@ -17,22 +17,22 @@ import org.openjdk.jmh.runner.IterationType;
  */
 final class UlfsCounterLog {
   static final String FILE = "ulfs-counters.csv";
-  private static final String HEADER = "benchmark,mode,target,dataset,ops,cache_hits,"
+  private static final String HEADER = "benchmark,mode,target,dataset,io_kb,ops,cache_hits,"
     + "cache_misses,dev_reads,dev_read_bytes,dev_writes,dev_write_bytes,dev_flushes,"
     + "journal_commits\n";
   // Indexes into UlfsMount.counters().
   private static final int[] COLUMNS = { 5, 6, 0, 3, 1, 4, 2, 12 };
 
   private final IoTarget io;
-  private final String row; // benchmark,mode,target,dataset
+  private final String row; // benchmark,mode,target,dataset,io_kb
   private long[] start;
   private long ops;
 
-  UlfsCounterLog(IoTarget io, BenchmarkParams p, String target, String dataset) {
+  UlfsCounterLog(IoTarget io, BenchmarkParams p, String target, String dataset, int ioKb) {
     this.io = io;
     String bench = p.getBenchmark();
     this.row = bench.substring(bench.lastIndexOf('.') + 1) + "," + p.getMode().shortLabel() + ","
-      + target + "," + dataset;
+      + target + "," + dataset + "," + ioKb;
   }
 
   /** Called before every iteration: the first measured one starts the count. */

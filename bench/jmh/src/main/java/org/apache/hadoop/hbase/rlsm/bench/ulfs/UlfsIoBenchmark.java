@@ -18,8 +18,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 
 /**
- * Issue 5's file-layer benchmark: random 4 KB and 64 KB preads of a pre-written file, and
- * sequential 4 KB and 64 KB appends each followed by hsync, through each {@link IoTarget} on the
+ * Issue 5's file-layer benchmark: random preads of a pre-written file, and sequential appends
+ * each followed by hsync, of 4 KB and 64 KB (parameter ioKb), through each {@link IoTarget} on the
  * same disk. SampleTime gives the latency percentiles, Throughput the operations per second of
  * one thread. JMH forks one JVM per parameter combination, which gives each ulfs target its own
  * mount (one device per process). Run all of it with bench/scripts/ulfs-io.sh.
@@ -40,6 +40,10 @@ public class UlfsIoBenchmark {
     @Param({ "128" })
     public int ulfsCacheMiB;
 
+    /** Bytes of one pread or append, in KB (at most 64). */
+    @Param({ "4", "64" })
+    public int ioKb;
+
     IoTarget io;
     UlfsCounterLog counters;
 
@@ -56,8 +60,11 @@ public class UlfsIoBenchmark {
         throw new IllegalArgumentException("UlfsIoBenchmark measures one thread (-t 1); "
           + "its targets and files are not shared between threads");
       }
+      if (ioKb <= 0 || ioKb << 10 > IoTarget.MAX_IO) {
+        throw new IllegalArgumentException("ioKb must be 1 to " + (IoTarget.MAX_IO >> 10));
+      }
       io = IoTarget.open(target, dir(), (long) ulfsCacheMiB << 20);
-      counters = new UlfsCounterLog(io, p, target, dataset);
+      counters = new UlfsCounterLog(io, p, target, dataset, ioKb);
       System.out.println("# target " + io.describe() + (dataset.equals("-") ? ""
         : ", dataset " + dataset));
       return io;
@@ -116,7 +123,8 @@ public class UlfsIoBenchmark {
       counters.iterationStarts(ip);
     }
 
-    void read(int len) throws IOException {
+    void read() throws IOException {
+      int len = ioKb << 10;
       long slots = (fileBytes - len) / PAGE + 1;
       io.pread(random.nextLong(slots) * PAGE, len);
       counters.op();
@@ -143,29 +151,19 @@ public class UlfsIoBenchmark {
       counters.iterationStarts(ip);
     }
 
-    void append(int len) throws IOException {
-      io.appendAndSync(len);
+    void append() throws IOException {
+      io.appendAndSync(ioKb << 10);
       counters.op();
     }
   }
 
   @Benchmark
-  public void pread4k(Reads r) throws IOException {
-    r.read(4 << 10);
+  public void pread(Reads r) throws IOException {
+    r.read();
   }
 
   @Benchmark
-  public void pread64k(Reads r) throws IOException {
-    r.read(64 << 10);
-  }
-
-  @Benchmark
-  public void append4kHsync(Appends a) throws IOException {
-    a.append(4 << 10);
-  }
-
-  @Benchmark
-  public void append64kHsync(Appends a) throws IOException {
-    a.append(64 << 10);
+  public void appendHsync(Appends a) throws IOException {
+    a.append();
   }
 }
