@@ -10,6 +10,7 @@ RawLocalFileSystem for appends: LocalFileSystem's streams have no real hsync.
 """
 import csv
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -167,7 +168,7 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set logscale y
 set grid ytics
-set key top right
+set key outside right top vertical
 set xtics rotate by -15 scale 0
 set datafile missing "NaN"
 """
@@ -199,7 +200,8 @@ def main():
         sys.exit(f"no UlfsIoBenchmark results in {res_json}")
     markdown(all_rows, load_summary(loadavg))
     write_csv(all_rows, out_csv)
-    plot(all_rows, out_png, out_png + ".dat")
+    # gnuplot's data beside the counters (the run's scratch directory), not beside the PNG
+    plot(all_rows, out_png, os.path.join(os.path.dirname(counters_csv), "ulfs-io-plot.dat"))
 
 
 if __name__ == "__main__":
