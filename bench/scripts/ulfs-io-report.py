@@ -27,8 +27,8 @@ GROUPS = [
     ("appendHsync", "-", 4, "append 4 KB + hsync"),
     ("appendHsync", "-", 64, "append 64 KB + hsync"),
 ]
-COLUMNS = ["op", "dataset", "io_kb", "target", "ops_per_s", "mb_per_s", "p50_us", "p90_us", "p99_us",
-           "p999_us", "samples", "ops_vs_filechannel", "ops_vs_localfs", "p99_vs_filechannel",
+COLUMNS = ["op", "dataset", "io_kb", "target", "ops_per_s", "mb_per_s", "p50_us", "p90_us",
+           "p99_us", "p999_us", "samples", "ops_vs_filechannel", "ops_vs_localfs", "p99_vs_filechannel",
            "ulfs_dev_reads_per_op", "ulfs_dev_read_kb_per_op", "ulfs_dev_writes_per_op",
            "ulfs_dev_flushes_per_op"]
 
