@@ -109,7 +109,8 @@ def fmt(v, digits=3):
         return ""
     if isinstance(v, int):
         return str(v)
-    return f"{v:.{digits}g}" if abs(v) < 10 ** digits else f"{v:.0f}"
+    # integers from 10^(digits-1) up, so 999.6 prints as 1000, not 1e+03
+    return f"{v:.{digits}g}" if abs(v) < 10 ** (digits - 1) else f"{v:.0f}"
 
 
 def markdown(all_rows, load):
