@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds bench/jmh (and the engine it measures) and runs the JMH microbenchmarks.
 #
-#   bench/jmh/run.sh                      all benchmarks, short settings (a few minutes)
+#   bench/jmh/run.sh                      all benchmarks but UlfsIoBenchmark, short settings
+#                                         (a few minutes; bench/scripts/ulfs-io.sh runs that one)
 #   bench/jmh/run.sh RlsmMemStoreBenchmark  only those matching a regexp
 #   bench/jmh/run.sh -f 3 -wi 5 -i 10 -r 5s  longer runs: any JMH option overrides the defaults
 #   bench/jmh/run.sh -p snapshotMb=128     change a @Param
@@ -23,6 +24,11 @@ for ((k = 0; k < ${#defaults[@]}; k += 2)); do
     opts+=("${defaults[k]}" "${defaults[k + 1]}")
   fi
 done
+# UlfsIoBenchmark runs only when named: it needs the JNI library (built by
+# bench/scripts/ulfs-io.sh, not here), root for its cold case, and about half an hour.
+if ! printf '%s\n' "$@" | grep -q UlfsIo; then
+  opts+=(-e UlfsIoBenchmark)
+fi
 exec java -Xmx2g -cp "$cp" org.openjdk.jmh.Main "${opts[@]}" -foe true \
   -jvmArgsAppend "-Xmx3g ${RLSM_JDK17_FLAGS[*]}" \
   -rf json -rff bench/jmh/target/jmh-result.json "$@"
