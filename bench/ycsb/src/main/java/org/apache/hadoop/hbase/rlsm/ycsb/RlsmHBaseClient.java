@@ -99,8 +99,9 @@ public class RlsmHBaseClient extends DB {
     TableName tn = TableName.valueOf(name);
     table = shared.connection().getTable(tn);
     if (config.clientBuffering()) {
-      mutator = shared.connection()
-        .getBufferedMutator(new BufferedMutatorParams(tn).writeBufferSize(config.writeBufferSize()));
+      BufferedMutatorParams params =
+        new BufferedMutatorParams(tn).writeBufferSize(config.writeBufferSize());
+      mutator = shared.connection().getBufferedMutator(params);
     }
     tableName = name;
   }
