@@ -118,18 +118,14 @@ fi
 
 # ----- classpath -----
 
-# Builds CP = conf : module classes : runtime dependencies. The dependency list comes from Maven
-# once and is cached in hbase-rlsm/target/; it is rebuilt when a pom is newer than the cache or
-# a listed jar has gone (e.g. a cleaned local repository).
-rlsm_classpath() {
-  local classes="$RLSM_MODULE/target/classes"
-  local cpfile="$RLSM_MODULE/target/cp-runtime.txt"
-  [ -f "$classes/org/apache/hadoop/hbase/rlsm/tool/ServerStatus.class" ] \
-    || rlsm_die "hbase-rlsm is not built ($classes has no tools): run" \
-      "'mvn -B -ntp -q install -DskipTests' in $RLSM_REPO, or bin/quickstart"
+# Writes the runtime class path of the Maven module in directory $1 to file $2, once: it is
+# resolved again only when a pom is newer than the file or a listed jar has gone (e.g. a cleaned
+# local repository).
+rlsm_resolve_classpath() {
+  local module="$1" cpfile="$2"
   local stale=0
   if [ ! -s "$cpfile" ] || [ "$RLSM_REPO/pom.xml" -nt "$cpfile" ] \
-    || [ "$RLSM_MODULE/pom.xml" -nt "$cpfile" ]; then
+    || [ "$module/pom.xml" -nt "$cpfile" ]; then
     stale=1
   else
     local jar
@@ -138,23 +134,40 @@ rlsm_classpath() {
       [ -e "$jar" ] || { stale=1; break; }
     done
   fi
-  if [ "$stale" -eq 1 ]; then
-    command -v mvn >/dev/null 2>&1 || rlsm_die "mvn not found: run bin/install-deps"
-    echo "$(basename "$0"): resolving the runtime classpath with Maven (once)" >&2
-    local tmp="$cpfile.tmp.$$"
-    mkdir -p "$(dirname "$cpfile")"
-    # Maven's output is shown only when it fails (-q still prints terminal escape codes).
-    if ! (cd "$RLSM_MODULE" && mvn -q -B -ntp dependency:build-classpath \
-      -DincludeScope=runtime "-Dmdep.outputFile=$tmp" > "$tmp.log" 2>&1); then
-      cat "$tmp.log" >&2
-      rm -f "$tmp" "$tmp.log"
-      rlsm_die "mvn dependency:build-classpath failed in $RLSM_MODULE (output above)"
-    fi
-    rm -f "$tmp.log"
-    # A rename is atomic, so launchers running at the same time never read half a file.
-    mv -f "$tmp" "$cpfile"
+  [ "$stale" -eq 1 ] || return 0
+  command -v mvn >/dev/null 2>&1 || rlsm_die "mvn not found: run bin/install-deps"
+  echo "$(basename "$0"): resolving the class path of ${module#"$RLSM_REPO"/} with Maven (once)" >&2
+  local tmp="$cpfile.tmp.$$"
+  mkdir -p "$(dirname "$cpfile")"
+  # Maven's output is shown only when it fails (-q still prints terminal escape codes).
+  if ! (cd "$module" && mvn -q -B -ntp dependency:build-classpath \
+    -DincludeScope=runtime "-Dmdep.outputFile=$tmp" > "$tmp.log" 2>&1); then
+    cat "$tmp.log" >&2
+    rm -f "$tmp" "$tmp.log"
+    rlsm_die "mvn dependency:build-classpath failed in $module (output above)"
   fi
+  rm -f "$tmp.log"
+  # A rename is atomic, so launchers running at the same time never read half a file.
+  mv -f "$tmp" "$cpfile"
+}
+
+# Builds CP = conf : module classes : runtime dependencies (cached in hbase-rlsm/target/).
+rlsm_classpath() {
+  local classes="$RLSM_MODULE/target/classes"
+  local cpfile="$RLSM_MODULE/target/cp-runtime.txt"
+  [ -f "$classes/org/apache/hadoop/hbase/rlsm/tool/ServerStatus.class" ] \
+    || rlsm_die "hbase-rlsm is not built ($classes has no tools): run" \
+      "'mvn -B -ntp -q install -DskipTests' in $RLSM_REPO, or bin/quickstart"
+  rlsm_resolve_classpath "$RLSM_MODULE" "$cpfile"
   CP="$RLSM_REPO/conf:$classes:$(cat "$cpfile")"
+}
+
+# Adds the shell module's dependencies (JRuby) to CP; needs rlsm_classpath first. They stay off
+# the server's class path.
+rlsm_shell_classpath() {
+  local cpfile="$RLSM_REPO/shell/target/cp-shell.txt"
+  rlsm_resolve_classpath "$RLSM_REPO/shell" "$cpfile"
+  CP="$CP:$(cat "$cpfile")"
 }
 
 # The java command line of a client tool (small heap, logs to tools.log) in RLSM_TOOL_CMD, so

@@ -77,8 +77,8 @@ import org.slf4j.LoggerFactory;
  * private data directory and free, non-default ports; the refusals for "already running" and
  * "port taken"; {@code bin/hbase-status}; {@code bin/create-table --engine rlsm}; writes, a flush
  * and reads through the Java client; RLSM files on disk; tables on the stripe and default
- * engines; {@code bin/hbase-stop}; and then no process of that server left and its ports free
- * again.
+ * engines; {@code bin/hbase-shell} reading that table and creating another; {@code bin/hbase-stop};
+ * and then no process of that server left and its ports free again.
  */
 public class TestStandaloneLaunchers {
   private static final Logger LOG = LoggerFactory.getLogger(TestStandaloneLaunchers.class);
@@ -94,7 +94,7 @@ public class TestStandaloneLaunchers {
   public final TemporaryFolder tmp = new TemporaryFolder();
 
   @Rule
-  public final Timeout timeout = new Timeout(240, TimeUnit.SECONDS);
+  public final Timeout timeout = new Timeout(420, TimeUnit.SECONDS);
 
   private File dataDir;
   private int zkPort;
@@ -183,6 +183,8 @@ public class TestStandaloneLaunchers {
       assertRlsmFilesUnderDataDir(table, admin.getRegions(table));
     }
 
+    checkShell(table);
+
     // The comparison engines of the benchmark, with an override as --conf gives it; through the
     // tool's API in this JVM, since the script path is covered above and each JVM costs seconds.
     try (Connection conn = ConnectionFactory.createConnection(clientConf());
@@ -215,6 +217,41 @@ public class TestStandaloneLaunchers {
     Run down = run(60, "bin/hbase-status");
     assertEquals(down.output, 1, down.rc);
     assertTrue(down.output, down.output.contains("not running"));
+  }
+
+  /**
+   * bin/hbase-shell both ways a script uses it: commands on standard input (reading the RLSM
+   * table written above; a failing command makes the exit status 1) and a script file that
+   * creates an RLSM table, writes and counts.
+   */
+  private void checkShell(TableName written) throws Exception {
+    File commands = tmp.newFile("commands.txt");
+    Files.write(commands.toPath(), ("list\n"
+      + "get '" + written.getNameAsString() + "', '" + Bytes.toString(row(5)) + "', 'f:q'\n"
+      + "get 'no_such_table', 'r'\n").getBytes(StandardCharsets.UTF_8));
+    Run piped = run(180, Map.of(), commands, "bin/hbase-shell");
+    assertEquals(piped.output, 1, piped.rc);
+    assertTrue(piped.output, piped.output.contains(written.getNameAsString()));
+    assertTrue(piped.output, piped.output.contains("value=" + Bytes.toString(value(5))));
+    assertTrue(piped.output, piped.output.contains("1 column(s)"));
+    assertTrue(piped.output, piped.output.contains("ERROR: TableNotFoundException"));
+
+    File script = tmp.newFile("script.rb");
+    Files.write(script.toPath(), ("create 'shell_rlsm', 'f'\n"
+      + "put 'shell_rlsm', 'r1', 'f:q', 'from-shell'\n"
+      + "n = count 'shell_rlsm'\n"
+      + "raise \"count gave #{n}\" unless n == 1\n").getBytes(StandardCharsets.UTF_8));
+    Run scripted = run(180, "bin/hbase-shell", script.getPath());
+    assertEquals(scripted.output, 0, scripted.rc);
+    assertTrue(scripted.output, scripted.output.contains("Created table shell_rlsm (rlsm engine)"));
+    TableName created = TableName.valueOf("shell_rlsm");
+    try (Connection conn = ConnectionFactory.createConnection(clientConf());
+      Table t = conn.getTable(created)) {
+      assertEquals(RlsmConfig.ENGINE_CLASS_NAME, conn.getAdmin().getDescriptor(created)
+        .getColumnFamily(F).getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
+      assertEquals("from-shell",
+        Bytes.toString(t.get(new Get(Bytes.toBytes("r1"))).getValue(F, Q)));
+    }
   }
 
   /** bin/rlsm-env.sh uses the pom's jdk17.flags list, so tests and launchers run alike. */
@@ -286,7 +323,16 @@ public class TestStandaloneLaunchers {
 
   private Run run(int timeoutSeconds, Map<String, String> extraEnv, String... command)
     throws Exception {
+    return run(timeoutSeconds, extraEnv, null, command);
+  }
+
+  /** Runs a launcher; {@code stdin}, if not null, is its standard input. */
+  private Run run(int timeoutSeconds, Map<String, String> extraEnv, File stdin,
+    String... command) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(command).directory(REPO).redirectErrorStream(true);
+    if (stdin != null) {
+      pb.redirectInput(stdin);
+    }
     File log = tmp.newFile();
     pb.redirectOutput(log);
     Map<String, String> env = pb.environment();
