@@ -17,8 +17,8 @@
  *  c. WAL pages live on their own LRU list W outside T1/T2; a clean W tail is the first victim,
  *     dirty W pages are left to the flusher, so eviction never waits on them;
  *  d. when REPLACE picks T1 but T1's tail is a compaction output or an unused prefetched page,
- *     and T2 is not empty, the victim comes from T2 instead; the tail loses its flags then, so
- *     it is spared once (a second chance), never forever. */
+ *     and T2 is not empty, the victim comes from T2 instead; the tail is marked PG_SPARED then,
+ *     so it is spared once (a second chance), never forever. */
 #include <stdlib.h>
 
 #include "cache_list.h"
@@ -215,8 +215,8 @@ static void plan_walk(arc *a) {
   bool from_t1 = t1 > 0 && (t1 > a->p || (a->miss_in_b2 && t1 == a->p));
   if (from_t1 && a->lsm && a->t[T2].n > 0) {
     page *tail = a->t[T1].tail;
-    if (tail->flags & (PG_OUTPUT | PG_PREFETCHED)) { /* rule d, once per page */
-      tail->flags &= (uint8_t)~(PG_OUTPUT | PG_PREFETCHED);
+    if ((tail->flags & (PG_OUTPUT | PG_PREFETCHED)) && !(tail->flags & PG_SPARED)) {
+      tail->flags |= PG_SPARED; /* rule d, once per page */
       from_t1 = false;
     }
   }

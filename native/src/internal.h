@@ -154,6 +154,7 @@ static inline uint64_t cache_hash64(uint64_t ino, uint64_t idx) {
 #define PG_PREFETCHED 0x1 /* read by the prefetcher and not yet used by a demand read */
 #define PG_COMPACT_IN 0x2 /* brought in by a compaction-input read */
 #define PG_OUTPUT 0x4     /* written by a flush or compaction output stream */
+#define PG_SPARED 0x8     /* lsm-arc rule d has spared it once */
 
 struct page {
   uint64_t ino, idx;
@@ -237,6 +238,10 @@ void cache_set_dirty(cache *c, page *pg, inode_m *ip, bool dirty);
  * one list of `ip`. Returns the page, NULL when every resident page is dirty. */
 page *cache_sim_access(cache *c, inode_m *ip, uint64_t ino, uint64_t idx, const cache_acc *a,
                        bool *hit);
+/* Belady's OPT (cache_opt.c) over n page references keys[] with `frames` frames: counts the
+ * misses and the misses of references with is_read set. */
+int cache_opt_misses(const uint64_t *keys, const bool *is_read, size_t n, size_t frames,
+                     uint64_t *read_misses, uint64_t *misses);
 
 /* ---- the mounted file system ------------------------------------------------------------- */
 typedef struct fdesc {

@@ -251,12 +251,12 @@ static void test_lsm_rule_d(void) {
     /* |T1| = 54 > p = 0: T1 pays, but its tail is the compaction output */
     CHECK(victim(&s)->idx == (lsm ? 0 : 100));
     if (lsm) {
-      CHECK(!(pg(&s, 100)->flags & PG_OUTPUT)); /* spared once, not forever */
+      CHECK(pg(&s, 100)->flags & PG_SPARED); /* spared once, not forever */
       CHECK(victim(&s)->idx == 100);
       touch(&s, 300, &USER); /* evicts 100: T1's tail is now the unused prefetched page */
       CHECK(!resident(&s, 100) && resident(&s, 0));
       CHECK(victim(&s)->idx == 0);
-      CHECK(!(pg(&s, 101)->flags & PG_PREFETCHED));
+      CHECK(pg(&s, 101)->flags & PG_SPARED);
       CHECK(victim(&s)->idx == 101);
     }
     cache_destroy(&s.c);
@@ -273,7 +273,48 @@ static void test_lsm_rule_d(void) {
   cache_destroy(&s.c);
 }
 
+/* OPT on the textbook reference string (Silberschatz, Operating System Concepts, ch. 9):
+ * 3 frames give 9 faults (LRU 12, FIFO 15); 4 frames give 8. Writes count as references, only
+ * reads as read misses. */
+static void test_opt_textbook(void) {
+  const uint64_t ref[] = {7, 0, 1, 2, 0, 3, 0, 4, 2, 3, 0, 3, 2, 1, 2, 0, 1, 7, 0, 1};
+  size_t n = sizeof ref / sizeof ref[0];
+  bool rd[20];
+  for (size_t i = 0; i < n; i++) rd[i] = true;
+  uint64_t rm, m;
+  OK(cache_opt_misses(ref, rd, n, 3, &rm, &m));
+  CHECK(m == 9 && rm == 9);
+  OK(cache_opt_misses(ref, rd, n, 4, &rm, &m));
+  CHECK(m == 8);
+  rd[0] = false; /* the first reference (a cold miss) is a write */
+  OK(cache_opt_misses(ref, rd, n, 3, &rm, &m));
+  CHECK(m == 9 && rm == 8);
+  OK(cache_opt_misses(ref, rd, n, 20, &rm, &m));
+  CHECK(m == 6); /* only the six cold misses */
+  /* on a random trace OPT never misses more than any online policy */
+  enum { N = 20000 };
+  static uint64_t keys[N];
+  static bool reads[N];
+  uint32_t r = 1;
+  for (size_t i = 0; i < N; i++) {
+    r = r * 1103515245u + 12345u;
+    keys[i] = (r >> 8) % 300;
+    reads[i] = true;
+  }
+  OK(cache_opt_misses(keys, reads, N, C, &rm, &m));
+  const char *pols[] = {"lru", "lru-level", "arc", "lsm-arc"};
+  for (int k = 0; k < 4; k++) {
+    sim s;
+    sim_init(&s, pols[k]);
+    uint64_t misses = 0;
+    for (size_t i = 0; i < N; i++) misses += !touch(&s, keys[i], &USER);
+    CHECK(m <= misses && misses < N);
+    cache_destroy(&s.c);
+  }
+}
+
 int main(void) {
+  test_opt_textbook();
   CHECK(cache_policy_by_name("nope") == NULL);
   CHECK(cache_policy_by_name(NULL) == &ulfs_policy_lru);
   test_lru();
