@@ -185,6 +185,12 @@ typedef enum ulfs_stream_role {
  * through rename). Pages already cached take the new kind and level. level: 0..254 or
  * ULFS_LEVEL_NONE. */
 int ulfs_hint_path(ulfs *fs, const char *path, int kind, int level);
+/* A file reached its final name (a temporary output was committed by rename): when it is still
+ * of kind ULFS_KIND_TMP it becomes ULFS_KIND_OTHER; a file hinted otherwise keeps its hint. */
+int ulfs_hint_commit(ulfs *fs, const char *path);
+/* ulfs_pread with the role of this one call (a thread reading for a compaction through a
+ * descriptor it shares with user reads); role -1 means the descriptor's role. */
+ssize_t ulfs_pread_as(ulfs *fs, int fd, void *buf, size_t len, uint64_t off, int role);
 /* Sets the role of one descriptor's accesses. A compaction-input descriptor is read ahead by the
  * prefetcher thread in 1 MB units. */
 int ulfs_hint_fd(ulfs *fs, int fd, int role);

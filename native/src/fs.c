@@ -453,9 +453,10 @@ static void prefetch_advance(ulfs *fs, fdesc *f, uint64_t idx) {
   }
 }
 
-static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off) {
+/* role: the role of this read (the descriptor's unless ulfs_pread_as says otherwise). */
+static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off, uint8_t role) {
   inode_m *ip = f->ip;
-  cache_acc a = acc_of(ip, f->role, false);
+  cache_acc a = acc_of(ip, role, false);
   if (S_ISDIR(ip->mode)) return -EISDIR;
   if (off >= ip->size || len == 0) return 0;
   if (len > ip->size - off) len = (size_t)(ip->size - off);
@@ -466,7 +467,7 @@ static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off)
     size_t n = BS - in < len - done ? BS - in : len - done;
     uint64_t need = (len - done + in + BS - 1) / BS;
     int err = 0;
-    if (f->role == ULFS_ROLE_COMPACTION_INPUT) prefetch_advance(fs, f, idx);
+    if (role == ULFS_ROLE_COMPACTION_INPUT) prefetch_advance(fs, f, idx);
     page *pg = get_page(fs, ip, idx, readahead_pages(fs, f, need), &a, false, &err);
     if (!pg) return done ? (ssize_t)done : err;
     memcpy((uint8_t *)buf + done, pg->data + in, n);
@@ -891,7 +892,8 @@ static int close_locked(ulfs *fs, int fd) {
 
 int ulfs_close(ulfs *fs, int fd) { return LOCKED(fs, close_locked(fs, fd)); }
 
-static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, bool wr) {
+static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, bool wr,
+                         int role) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
   int acc = f->flags & O_ACCMODE;
@@ -900,24 +902,30 @@ static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, b
   bool positional = off >= 0;
   uint64_t pos = positional ? (uint64_t)off : f->pos;
   if (wr && !positional && (f->flags & O_APPEND)) pos = f->ip->size;
-  ssize_t r = wr ? do_pwrite(fs, f, buf, len, pos) : do_pread(fs, f, buf, len, pos);
+  if (role < -1 || role >= ULFS_ROLE_COUNT) return -EINVAL;
+  uint8_t r8 = role < 0 ? f->role : (uint8_t)role;
+  ssize_t r = wr ? do_pwrite(fs, f, buf, len, pos) : do_pread(fs, f, buf, len, pos, r8);
   if (r > 0 && !positional) f->pos = pos + (uint64_t)r;
   return r;
 }
 
 ssize_t ulfs_read(ulfs *fs, int fd, void *buf, size_t len) {
-  return LOCKED(fs, rw_locked(fs, fd, buf, len, -1, false));
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, -1, false, -1));
 }
 ssize_t ulfs_write(ulfs *fs, int fd, const void *buf, size_t len) {
-  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, -1, true));
+  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, -1, true, -1));
 }
 ssize_t ulfs_pread(ulfs *fs, int fd, void *buf, size_t len, uint64_t off) {
   if (off > INT64_MAX) return -EINVAL;
-  return LOCKED(fs, rw_locked(fs, fd, buf, len, (int64_t)off, false));
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, (int64_t)off, false, -1));
+}
+
+ssize_t ulfs_pread_as(ulfs *fs, int fd, void *buf, size_t len, uint64_t off, int role) {
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, (int64_t)off, false, role));
 }
 ssize_t ulfs_pwrite(ulfs *fs, int fd, const void *buf, size_t len, uint64_t off) {
   if (off > INT64_MAX) return -EINVAL;
-  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, (int64_t)off, true));
+  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, (int64_t)off, true, -1));
 }
 
 static int64_t lseek_locked(ulfs *fs, int fd, int64_t off, int whence) {
@@ -1272,12 +1280,14 @@ void ulfs_get_counters(ulfs *fs, ulfs_counters *c) { (void)LOCKED(fs, counters_l
 
 /* ================================ cache hints and counters ============================= */
 
-static int hint_path_locked(ulfs *fs, const char *path, int kind, int level) {
+/* commit: only turn a TMP file into OTHER (ulfs_hint_commit). */
+static int hint_path_locked(ulfs *fs, const char *path, int kind, int level, bool commit) {
   if (kind < 0 || kind >= ULFS_KIND_COUNT || level < 0 || level > (int)ULFS_LEVEL_NONE)
     return -EINVAL;
   inode_m *ip;
   int rc = walk(fs, path, false, &ip, NULL, NULL);
   if (rc) return rc;
+  if (commit && ip->kind != ULFS_KIND_TMP) return 0;
   ip->kind = (uint8_t)kind;
   ip->level = (uint8_t)level;
   /* cached pages count under the new hint; their policy list stays until they are reused */
@@ -1289,7 +1299,11 @@ static int hint_path_locked(ulfs *fs, const char *path, int kind, int level) {
 }
 
 int ulfs_hint_path(ulfs *fs, const char *path, int kind, int level) {
-  return LOCKED(fs, hint_path_locked(fs, path, kind, level));
+  return LOCKED(fs, hint_path_locked(fs, path, kind, level, false));
+}
+
+int ulfs_hint_commit(ulfs *fs, const char *path) {
+  return LOCKED(fs, hint_path_locked(fs, path, ULFS_KIND_OTHER, (int)ULFS_LEVEL_NONE, true));
 }
 
 static int hint_fd_locked(ulfs *fs, int fd, int role) {
