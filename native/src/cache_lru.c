@@ -40,7 +40,9 @@ static void lru_hit(void *p, page *pg, const cache_acc *a) {
   plist_unlink(&s->l[pg->list], pg);
   plist_push_head(&s->l[pg->list], pg);
 }
-static void lru_remove(void *p, page *pg, bool evicted) { plist_unlink(&((lrus *)p)->l[pg->list], pg); }
+static void lru_remove(void *p, page *pg, bool evicted) {
+  plist_unlink(&((lrus *)p)->l[pg->list], pg);
+}
 
 /* Walk order of lists: NOLEVEL, then LEVELS-1 down to 0 (list 0 alone for plain lru). */
 static page *lru_victim_next(void *p, page *prev) {

@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
   memset(buf, 7, sizeof buf);
   for (int i = 0; i < 8; i++) CHECK_RC(ulfs_pwrite(fs, wal, buf, 4096, (uint64_t)i * 4096), 4096);
   /* 4 MB segment, then read back as a compaction input: the prefetcher reads 1 MB units ahead */
-  for (int i = 0; i < 1024; i++) CHECK_RC(ulfs_pwrite(fs, seg, buf, 4096, (uint64_t)i * 4096), 4096);
+  for (int i = 0; i < 1024; i++)
+    CHECK_RC(ulfs_pwrite(fs, seg, buf, 4096, (uint64_t)i * 4096), 4096);
   OK(ulfs_fsync(fs, seg));
   OK(ulfs_fadvise(fs, seg, 0, 0, POSIX_FADV_DONTNEED)); /* so that the reads below miss */
   OK(ulfs_hint_fd(fs, seg, ULFS_ROLE_COMPACTION_INPUT));

@@ -74,7 +74,10 @@ static rec *load(const char *path, size_t *n) {
   return v;
 }
 
-static uint64_t key_of(const rec *r) { return (uint64_t)r->fid << 40 | (r->idx & ((1ull << 40) - 1)); }
+/* (file id, page) as one key for OPT; page indexes are below 2^40 (4 PB files) */
+static uint64_t key_of(const rec *r) {
+  return (uint64_t)r->fid << 40 | (r->idx & ((1ull << 40) - 1));
+}
 
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
