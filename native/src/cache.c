@@ -163,8 +163,9 @@ void cache_remove_frame(cache *c, page *pg) {
   c->free_list = pg;
 }
 
-page *cache_sim_access(cache *c, inode_m *ip, uint64_t ino, uint64_t idx, const cache_acc *a,
-                       bool *hit) {
+page *cache_sim_access(cache *c, inode_m *ip, uint64_t idx, const cache_acc *a, bool *hit,
+                       inode_m *(*owner)(void *ctx, uint64_t ino), void *ctx) {
+  uint64_t ino = ip->ino;
   page *pg = cache_lookup(c, ino, idx);
   *hit = pg != NULL;
   if (pg) {
@@ -176,7 +177,7 @@ page *cache_sim_access(cache *c, inode_m *ip, uint64_t ino, uint64_t idx, const 
     page *dirty;
     page *v = cache_victim(c, &dirty);
     if (!v) return NULL;
-    cache_remove(c, v, ip, true);
+    cache_remove(c, v, owner(ctx, v->ino), true);
     pg = cache_take_frame(c);
   }
   pg->ino = ino;

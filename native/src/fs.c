@@ -196,6 +196,7 @@ static int lookup_parent(ulfs *fs, const char *path, inode_m **parent, const cha
 }
 
 static void drop_pages_from(ulfs *fs, inode_m *ip, uint64_t first_idx) {
+  if (fs->trace && ip->pages) trace_drop(fs->trace, ip, first_idx, UINT32_MAX);
   for (page *pg = ip->pages, *nx; pg; pg = nx) {
     nx = pg->inext;
     if (pg->idx >= first_idx) cache_remove(&fs->cache, pg, ip, false);
@@ -1040,6 +1041,9 @@ static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advi
     case POSIX_FADV_NOREUSE:
       return 0;
     case POSIX_FADV_DONTNEED: /* drop clean pages in the range; dirty ones stay (C2) */
+      if (fs->trace && ip->pages)
+        trace_drop(fs->trace, ip, first, last - first > UINT32_MAX ? UINT32_MAX
+                                                                    : (uint32_t)(last - first));
       for (page *pg = ip->pages, *nx; pg; pg = nx) {
         nx = pg->inext;
         if (!pg->dirty && pg->idx >= first && pg->idx < last)

@@ -233,11 +233,12 @@ void cache_insert(cache *c, page *pg, inode_m *ip, const cache_acc *a);
 void cache_remove_frame(cache *c, page *pg);
 void cache_remove(cache *c, page *pg, inode_m *ip, bool evicted);
 void cache_set_dirty(cache *c, page *pg, inode_m *ip, bool dirty);
-/* One demand access in a metadata-only cache (simulator, policy tests): the hit or the miss
- * with its eviction and insertion, exactly as the file system drives them. All pages share the
- * one list of `ip`. Returns the page, NULL when every resident page is dirty. */
-page *cache_sim_access(cache *c, inode_m *ip, uint64_t ino, uint64_t idx, const cache_acc *a,
-                       bool *hit);
+/* One demand access to page idx of ip in a metadata-only cache (simulator, policy tests): the
+ * hit or the miss with its eviction and insertion, exactly as the file system drives them;
+ * owner(ctx, ino) names the inode of a victim. Returns the page, NULL when every resident page
+ * is dirty. */
+page *cache_sim_access(cache *c, inode_m *ip, uint64_t idx, const cache_acc *a, bool *hit,
+                       inode_m *(*owner)(void *ctx, uint64_t ino), void *ctx);
 /* Belady's OPT (cache_opt.c) over n page references keys[] with `frames` frames: counts the
  * misses and the misses of references with is_read set. */
 int cache_opt_misses(const uint64_t *keys, const bool *is_read, size_t n, size_t frames,
@@ -359,10 +360,16 @@ int dir_parse_block(const uint8_t *blk, int (*fn)(void *arg, const char *name, s
 
 /* access trace (trace.c, docs/format/ulfs-trace.md) */
 typedef struct trace trace;
+#define TRACE_OP_WRITE 0x1 /* record op bits (docs/format/ulfs-trace.md) */
+#define TRACE_OP_HIT 0x2
+#define TRACE_OP_DROP 0x4
 int trace_open(const char *path, trace **out);
 /* Appends one demand access; write errors stop the trace (logged once). */
 void trace_access(trace *t, const inode_m *ip, uint64_t idx, const cache_acc *a, bool write,
                   bool hit);
+/* Appends a drop: pages [idx, idx + n) of ip left the cache by unlink, truncate or DONTNEED
+ * (n = UINT32_MAX: to the end of the file). */
+void trace_drop(trace *t, const inode_m *ip, uint64_t idx, uint32_t n);
 int trace_close(trace *t);
 
 /* data path (fs.c) */

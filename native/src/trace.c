@@ -45,8 +45,8 @@ int trace_open(const char *path, trace **out) {
   return 0;
 }
 
-void trace_access(trace *t, const inode_m *ip, uint64_t idx, const cache_acc *a, bool write,
-                  bool hit) {
+static void put_record(trace *t, const inode_m *ip, uint64_t idx, const cache_acc *a, uint8_t op,
+                       uint32_t count) {
   if (t->failed) return;
   uint8_t r[TRACE_RECORD];
   put64(r, idx);
@@ -55,12 +55,22 @@ void trace_access(trace *t, const inode_m *ip, uint64_t idx, const cache_acc *a,
   r[16] = a->kind;
   r[17] = a->level;
   r[18] = a->role;
-  r[19] = (uint8_t)((write ? 1 : 0) | (hit ? 2 : 0));
-  put32(r + 20, 0);
+  r[19] = op;
+  put32(r + 20, count);
   if (fwrite(r, sizeof r, 1, t->f) != 1) {
     t->failed = true;
     ulfs_log(ULFS_LOG_WARN, "access trace: write failed, recording stopped");
   }
+}
+
+void trace_access(trace *t, const inode_m *ip, uint64_t idx, const cache_acc *a, bool write,
+                  bool hit) {
+  put_record(t, ip, idx, a, (uint8_t)((write ? TRACE_OP_WRITE : 0) | (hit ? TRACE_OP_HIT : 0)), 0);
+}
+
+void trace_drop(trace *t, const inode_m *ip, uint64_t idx, uint32_t n) {
+  cache_acc a = {.kind = ip->kind, .level = ip->level, .role = ULFS_ROLE_USER, .prefetch = false};
+  put_record(t, ip, idx, &a, TRACE_OP_DROP, n);
 }
 
 int trace_close(trace *t) {

@@ -26,13 +26,19 @@ typedef struct sim {
 
 static void sim_init(sim *s, const char *policy) {
   memset(s, 0, sizeof *s);
+  s->ip.ino = 1;
   OK(cache_init(&s->c, C, policy, false));
   CHECK(s->c.npages == C);
 }
 
+static inode_m *the_inode(void *ctx, uint64_t ino) {
+  (void)ino;
+  return ctx;
+}
+
 static bool touch(sim *s, uint64_t idx, const cache_acc *a) {
   bool hit;
-  CHECK(cache_sim_access(&s->c, &s->ip, 1, idx, a, &hit) != NULL);
+  CHECK(cache_sim_access(&s->c, &s->ip, idx, a, &hit, the_inode, &s->ip) != NULL);
   return hit;
 }
 static bool resident(sim *s, uint64_t idx) { return cache_lookup(&s->c, 1, idx) != NULL; }

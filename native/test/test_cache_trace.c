@@ -1,6 +1,6 @@
 /* test_cache_trace.c -- the access trace: a mount with trace_path records one record per demand
  * access (as many as the cache counted hits and misses), with the file's hint, the stream's role,
- * the write bit and the real cache's hit bit; the trace it leaves in <testdata>/trace.bin is then
+ * the write bit and the real cache's hit bit, and a drop record for a DONTNEED; the trace it leaves in <testdata>/trace.bin is then
  * replayed by the ulfs-cachesim ctest. Also: hints on missing paths and bad values are refused. */
 #include "t.h"
 
@@ -64,8 +64,14 @@ int main(int argc, char **argv) {
   uint8_t h[16], r[24];
   CHECK(fread(h, 1, 16, f) == 16 && memcmp(h, "ULFSTRC1", 8) == 0 && get32(h + 8) == 1 &&
         get32(h + 12) == 24);
-  uint64_t n = 0, hits = 0, wal_writes = 0, seg_reads_ci = 0;
+  uint64_t n = 0, hits = 0, wal_writes = 0, seg_reads_ci = 0, drops = 0;
   while (fread(r, 1, 24, f) == 24) {
+    if (r[19] & 4) { /* a drop: the DONTNEED of the whole segment */
+      CHECK(r[19] == 4 && r[16] == ULFS_KIND_L1_SEGMENT && get32(r) == 0 &&
+            get32(r + 20) == UINT32_MAX);
+      drops++;
+      continue;
+    }
     n++;
     hits += (r[19] & 2) != 0;
     if (r[16] == ULFS_KIND_WAL && (r[19] & 1)) {
@@ -79,7 +85,7 @@ int main(int argc, char **argv) {
   }
   fclose(f);
   CHECK(n == accesses && hits == c.cache_hits);
-  CHECK(wal_writes == 8 && seg_reads_ci == 1024);
+  CHECK(wal_writes == 8 && seg_reads_ci == 1024 && drops == 1);
   printf("test_cache_trace: ok (%llu records)\n", (unsigned long long)n);
   return 0;
 }

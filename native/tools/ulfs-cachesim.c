@@ -6,7 +6,9 @@
  *   sizes: comma-separated cache sizes (4096, 64M, ...; at least 64 pages are used); default:
  *   ten sizes from 64 pages up to the trace's distinct pages, evenly on a log scale.
  * The simulator sees demand accesses only: readahead and the prefetcher are not replayed (every
- * policy and OPT see the same reference string). */
+ * policy and OPT see the same reference string). Drop records (unlink, truncate, DONTNEED)
+ * remove pages from the simulated caches; OPT needs none: a file id is never reused, so a
+ * deleted file's pages are never referenced again and OPT evicts them first. */
 #include <errno.h>
 #include <math.h>
 
@@ -17,7 +19,7 @@
 
 typedef struct rec {
   uint64_t idx;
-  uint32_t fid;
+  uint32_t fid, count; /* count: pages of a drop record */
   uint8_t kind, level, role, op;
 } rec;
 
@@ -45,7 +47,9 @@ static rec *load(const char *path, size_t *n) {
   size_t got;
   while (v && (got = fread(r, 1, REC, f)) == REC) {
     uint64_t off = 16 + (uint64_t)cnt * REC;
-    if (r[16] >= ULFS_KIND_COUNT || r[18] >= ULFS_ROLE_COUNT || r[19] > 3) {
+    bool drop = r[19] & TRACE_OP_DROP;
+    if (r[16] >= ULFS_KIND_COUNT || r[18] >= ULFS_ROLE_COUNT || r[19] > 7 ||
+        (drop && r[19] != TRACE_OP_DROP) || get32(r + 8) == 0) {
       fprintf(stderr, "ulfs-cachesim: %s: offset %llu: bad record (kind %u, role %u, op %u)\n",
               path, (unsigned long long)off, r[16], r[18], r[19]);
       free(v);
@@ -58,8 +62,8 @@ static rec *load(const char *path, size_t *n) {
       v = nv;
       if (!v) break;
     }
-    v[cnt++] = (rec){.idx = get64(r), .fid = get32(r + 8), .kind = r[16], .level = r[17],
-                     .role = r[18], .op = r[19]};
+    v[cnt++] = (rec){.idx = get64(r), .fid = get32(r + 8), .count = get32(r + 20),
+                     .kind = r[16], .level = r[17], .role = r[18], .op = r[19]};
   }
   if (!v) {
     fprintf(stderr, "ulfs-cachesim: out of memory\n");
@@ -77,6 +81,42 @@ static rec *load(const char *path, size_t *n) {
 /* (file id, page) as one key for OPT; page indexes are below 2^40 (4 PB files) */
 static uint64_t key_of(const rec *r) {
   return (uint64_t)r->fid << 40 | (r->idx & ((1ull << 40) - 1));
+}
+
+/* The simulated files: inode i holds the resident pages of file id i. */
+static inode_m *file_of(void *ctx, uint64_t fid) { return (inode_m *)ctx + fid; }
+
+/* Replays the trace through one policy with `frames` frames; returns the read misses. */
+static int replay(const rec *t, size_t n, uint32_t maxfid, const char *policy, size_t frames,
+                  uint64_t *read_misses) {
+  cache c;
+  int rc = cache_init(&c, frames, policy, false);
+  if (rc) return rc;
+  inode_m *files = calloc((size_t)maxfid + 1, sizeof *files);
+  if (!files) {
+    cache_destroy(&c);
+    return -ENOMEM;
+  }
+  for (uint32_t i = 0; i <= maxfid; i++) files[i].ino = i;
+  *read_misses = 0;
+  for (size_t i = 0; i < n; i++) {
+    inode_m *ip = &files[t[i].fid];
+    if (t[i].op & TRACE_OP_DROP) {
+      for (page *pg = ip->pages, *nx; pg; pg = nx) {
+        nx = pg->inext;
+        if (pg->idx >= t[i].idx && pg->idx - t[i].idx < t[i].count)
+          cache_remove(&c, pg, ip, false);
+      }
+      continue;
+    }
+    cache_acc a = {.kind = t[i].kind, .level = t[i].level, .role = t[i].role, .prefetch = false};
+    bool hit;
+    cache_sim_access(&c, ip, t[i].idx, &a, &hit, file_of, files);
+    *read_misses += !hit && !(t[i].op & TRACE_OP_WRITE);
+  }
+  free(files);
+  cache_destroy(&c);
+  return 0;
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -100,14 +140,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   uint64_t nreads = 0;
+  size_t nacc = 0; /* accesses: the records OPT sees */
+  uint32_t maxfid = 0;
   for (size_t i = 0; i < n; i++) {
-    keys[i] = sorted[i] = key_of(&t[i]);
-    reads[i] = !(t[i].op & 1);
-    nreads += reads[i];
+    if (t[i].fid > maxfid) maxfid = t[i].fid;
+    if (t[i].op & TRACE_OP_DROP) continue;
+    keys[nacc] = sorted[nacc] = key_of(&t[i]);
+    reads[nacc] = !(t[i].op & TRACE_OP_WRITE);
+    nreads += reads[nacc++];
   }
-  qsort(sorted, n, sizeof *sorted, cmp_u64);
+  qsort(sorted, nacc, sizeof *sorted, cmp_u64);
   size_t distinct = 0;
-  for (size_t i = 0; i < n; i++) distinct += i == 0 || sorted[i] != sorted[i - 1];
+  for (size_t i = 0; i < nacc; i++) distinct += i == 0 || sorted[i] != sorted[i - 1];
   free(sorted);
 
   size_t sizes[64], nsizes = 0;
@@ -136,29 +180,18 @@ int main(int argc, char **argv) {
   for (size_t z = 0; z < nsizes; z++) {
     size_t frames = sizes[z] < 64 ? 64 : sizes[z]; /* the cache's minimum */
     for (int k = 0; k < 4; k++) {
-      cache c;
-      inode_m ip;
-      memset(&ip, 0, sizeof ip);
-      int rc = cache_init(&c, frames, pols[k], false);
+      uint64_t rmiss;
+      int rc = replay(t, n, maxfid, pols[k], frames, &rmiss);
       if (rc) {
         fprintf(stderr, "ulfs-cachesim: %s: %s\n", pols[k], strerror(-rc));
         return 1;
       }
-      uint64_t rmiss = 0;
-      for (size_t i = 0; i < n; i++) {
-        cache_acc a = {.kind = t[i].kind, .level = t[i].level, .role = t[i].role,
-                       .prefetch = false};
-        bool hit;
-        cache_sim_access(&c, &ip, t[i].fid, t[i].idx, &a, &hit);
-        rmiss += !hit && reads[i];
-      }
-      cache_destroy(&c);
       fprintf(out, "%s,%zu,%llu,%llu,%llu,%.6f\n", pols[k], frames,
               (unsigned long long)frames * ULFS_BLOCK_SIZE, (unsigned long long)nreads,
               (unsigned long long)rmiss, nreads ? (double)rmiss / (double)nreads : 0.0);
     }
     uint64_t rmiss, miss;
-    if (cache_opt_misses(keys, reads, n, frames, &rmiss, &miss) != 0) {
+    if (cache_opt_misses(keys, reads, nacc, frames, &rmiss, &miss) != 0) {
       fprintf(stderr, "ulfs-cachesim: OPT: out of memory\n");
       return 1;
     }
@@ -170,7 +203,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ulfs-cachesim: %s: write failed\n", argv[2]);
     return 1;
   }
-  printf("%zu accesses (%llu reads) of %zu distinct pages, %zu cache sizes: %s\n", n,
+  printf("%zu accesses (%llu reads) of %zu distinct pages, %zu cache sizes: %s\n", nacc,
          (unsigned long long)nreads, distinct, nsizes, argv[2]);
   free(t), free(keys), free(reads);
   return 0;
