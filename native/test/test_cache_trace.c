@@ -1,7 +1,8 @@
 /* test_cache_trace.c -- the access trace: a mount with trace_path records one record per demand
  * access (as many as the cache counted hits and misses), with the file's hint, the stream's role,
  * the write bit and the real cache's hit bit, and a drop record for a DONTNEED; the trace it
- * leaves in <testdata>/trace.bin is then replayed by the ulfs-cachesim ctest. Also: hints on missing paths and bad values are refused. */
+ * leaves in <testdata>/trace.bin is then replayed by the ulfs-cachesim ctest. Also: hints on
+ * missing paths and bad values are refused. */
 #include "t.h"
 
 static uint32_t get32(const uint8_t *p) {
