@@ -188,6 +188,9 @@ int ulfs_hint_path(ulfs *fs, const char *path, int kind, int level);
 /* A file reached its final name (a temporary output was committed by rename): when it is still
  * of kind ULFS_KIND_TMP it becomes ULFS_KIND_OTHER; a file hinted otherwise keeps its hint. */
 int ulfs_hint_commit(ulfs *fs, const char *path);
+/* Drops the clean pages of a file from the cache (POSIX_FADV_DONTNEED by path): for files the
+ * store will not read again, such as compacted store files HBase moves to its archive. */
+int ulfs_drop_cache(ulfs *fs, const char *path);
 /* ulfs_pread with the role of this one call (a thread reading for a compaction through a
  * descriptor it shares with user reads); role -1 means the descriptor's role. */
 ssize_t ulfs_pread_as(ulfs *fs, int fd, void *buf, size_t len, uint64_t off, int role);

@@ -392,6 +392,16 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeHi
 
 /*
  * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeDropCache
+ * Signature: (JLjava/lang/String;)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeDropCache(
+    JNIEnv *env, jclass cls, jlong h, jstring jpath) {
+  run_path_op(env, h, jpath, ulfs_drop_cache, "drop cache");
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
  * Method:    nativeHintCommit
  * Signature: (JLjava/lang/String;)V
  */

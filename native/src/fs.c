@@ -1026,6 +1026,17 @@ int ulfs_fallocate(ulfs *fs, int fd, int mode, uint64_t off, uint64_t len) {
   return LOCKED(fs, fallocate_locked(fs, fd, mode, off, len));
 }
 
+/* Drops the clean pages of [first, last) of ip; dirty ones stay (C2). */
+static void drop_clean(ulfs *fs, inode_m *ip, uint64_t first, uint64_t last) {
+  if (fs->trace && ip->pages)
+    trace_drop(fs->trace, ip, first,
+               last - first > UINT32_MAX ? UINT32_MAX : (uint32_t)(last - first));
+  for (page *pg = ip->pages, *nx; pg; pg = nx) {
+    nx = pg->inext;
+    if (!pg->dirty && pg->idx >= first && pg->idx < last) cache_remove(&fs->cache, pg, ip, false);
+  }
+}
+
 static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advice) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -1040,15 +1051,8 @@ static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advi
       return 0;
     case POSIX_FADV_NOREUSE:
       return 0;
-    case POSIX_FADV_DONTNEED: /* drop clean pages in the range; dirty ones stay (C2) */
-      if (fs->trace && ip->pages)
-        trace_drop(fs->trace, ip, first, last - first > UINT32_MAX ? UINT32_MAX
-                                                                    : (uint32_t)(last - first));
-      for (page *pg = ip->pages, *nx; pg; pg = nx) {
-        nx = pg->inext;
-        if (!pg->dirty && pg->idx >= first && pg->idx < last)
-          cache_remove(&fs->cache, pg, ip, false);
-      }
+    case POSIX_FADV_DONTNEED:
+      drop_clean(fs, ip, first, last);
       return 0;
     case POSIX_FADV_WILLNEED: {
       cache_acc a = acc_of(ip, f->role, false);
@@ -1305,6 +1309,17 @@ static int hint_path_locked(ulfs *fs, const char *path, int kind, int level, boo
 int ulfs_hint_path(ulfs *fs, const char *path, int kind, int level) {
   return LOCKED(fs, hint_path_locked(fs, path, kind, level, false));
 }
+
+static int drop_cache_locked(ulfs *fs, const char *path) {
+  inode_m *ip;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  if (rc) return rc;
+  if (S_ISDIR(ip->mode)) return -EISDIR;
+  drop_clean(fs, ip, 0, UINT64_MAX);
+  return 0;
+}
+
+int ulfs_drop_cache(ulfs *fs, const char *path) { return LOCKED(fs, drop_cache_locked(fs, path)); }
 
 int ulfs_hint_commit(ulfs *fs, const char *path) {
   return LOCKED(fs, hint_path_locked(fs, path, ULFS_KIND_OTHER, (int)ULFS_LEVEL_NONE, true));

@@ -37,7 +37,8 @@ import org.apache.hadoop.util.Progressable;
  *
  * <p>Cache hints: files created under HBase's WAL and recovered-edits directories are hinted WAL
  * and files under a {@code .tmp} directory TMP ({@link UlfsPathClassifier}); a rename out of
- * {@code .tmp} ends TMP; {@link #hintFile} takes the engine's finer hints.
+ * {@code .tmp} ends TMP; a rename into HBase's {@code archive/} drops the file's cached pages;
+ * {@link #hintFile} takes the engine's finer hints.
  */
 public class UlfsFileSystem extends FileSystem implements CacheHintSink {
   public static final String SCHEME = "ulfs";
@@ -282,6 +283,9 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
           mount.hintPath(d, kind.code(), FileKind.NO_LEVEL); // e.g. a WAL archived to oldWALs
         } else if (kind == null) {
           mount.hintCommit(d); // a temporary output reached its final name
+        }
+        if (UlfsPathClassifier.isArchive(d)) {
+          mount.dropCache(d); // a compacted store file: the store never reads it again
         }
       }
       return true;

@@ -203,6 +203,10 @@ public final class UlfsMount {
     nativeHintCommit(handle, path);
   }
 
+  void dropCache(String path) throws IOException {
+    nativeDropCache(handle, path);
+  }
+
   private static native void nativeFormat(String device, long bytes, long inodes)
     throws IOException;
 
@@ -244,4 +248,6 @@ public final class UlfsMount {
     throws IOException;
 
   private static native void nativeHintCommit(long handle, String path) throws IOException;
+
+  private static native void nativeDropCache(long handle, String path) throws IOException;
 }

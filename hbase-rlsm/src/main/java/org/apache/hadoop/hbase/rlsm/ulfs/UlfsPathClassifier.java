@@ -13,6 +13,8 @@ import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
  * {@code data/<ns>/<table>/<region>/<family>/} get theirs from the engine, which knows their
  * level).</li>
  * </ul>
+ * A file renamed into HBase's {@code archive/} directory (a compacted store file) is never read
+ * by the store again: {@link #isArchive} lets the adapter drop its pages.
  */
 final class UlfsPathClassifier {
   private UlfsPathClassifier() {
@@ -33,5 +35,15 @@ final class UlfsPathClassifier {
       }
     }
     return null;
+  }
+
+  static boolean isArchive(String path) {
+    String[] parts = path.split("/");
+    for (int i = 0; i < parts.length - 1; i++) {
+      if (parts[i].equals("archive")) {
+        return true;
+      }
+    }
+    return false;
   }
 }

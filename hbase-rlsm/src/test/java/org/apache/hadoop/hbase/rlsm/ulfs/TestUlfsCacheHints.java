@@ -26,7 +26,8 @@ import org.junit.Test;
  * policy mounted it): the adapter's path classification (WAL, .tmp, commit by rename), the
  * engine's hints through CacheHints (reached under HBase's HFileSystem wrapper, ignored on other
  * file systems), compaction-input reads by thread role and by HBase's setDropBehind (prefetched
- * in 1 MB units), and the counters per kind and level read from Java.
+ * in 1 MB units), archived store files dropped from the cache, and the counters per kind and
+ * level read from Java.
  */
 public class TestUlfsCacheHints {
   private static final int PAGE = 4096;
@@ -130,6 +131,27 @@ public class TestUlfsCacheHints {
     UlfsCacheStats s2 = stats();
     assertEquals("no longer TMP once committed", s1.hits(FileKind.TMP), s2.hits(FileKind.TMP));
     assertEquals(8, s2.hits(FileKind.OTHER) - s1.hits(FileKind.OTHER));
+  }
+
+  @Test
+  public void testArchivedStoreFileLeavesTheCache() throws IOException {
+    Path live = new Path(DIR, "data/default/t/r/cf/compacted");
+    Path moved = new Path(DIR, "data/default/t/r/cf/kept");
+    Path archived = new Path(DIR, "archive/data/default/t/r/cf/compacted");
+    byte[] b = data(8 * PAGE, 5);
+    write(live, b);
+    write(moved, b);
+    readBack(live, b);
+    readBack(moved, b);
+    assertTrue(fs.mkdirs(archived.getParent()));
+    assertTrue(fs.rename(live, archived)); // HFileArchiver's move of a compacted file
+    assertTrue(fs.rename(moved, new Path(DIR, "data/default/t/r/cf/kept2")));
+    UlfsCacheStats s0 = stats();
+    readBack(new Path(DIR, "data/default/t/r/cf/kept2"), b);
+    UlfsCacheStats s1 = stats();
+    assertEquals("a plain rename keeps the pages", s0.totalMisses(), s1.totalMisses());
+    readBack(archived, b);
+    assertTrue("an archived file's pages were dropped", stats().totalMisses() > s1.totalMisses());
   }
 
   @Test
