@@ -32,7 +32,7 @@ for MODE in seq random; do
   for DIV in 64 32 16 8 4 2 1; do
     SIZES="$SIZES,$(( DATA_MB * 1048576 / DIV ))"
   done
-  "$SIM" "$WORK/$MODE.trace" "docs/bench-data/cache-mrc-$MODE.csv" "${SIZES#,}"
+  "$SIM" "$WORK/$MODE.trace" "docs/bench-data/cache-mrc-$MODE.csv" "${SIZES#,}" --ablate
   bench/scripts/plot-mrc.sh "docs/bench-data/cache-mrc-$MODE.csv" \
     "docs/bench-data/cache-mrc-$MODE.png" "RLSM on ulfs, $MODE load, Zipfian gets"
   cat "docs/bench-data/cache-mrc-$MODE.csv"

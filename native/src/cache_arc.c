@@ -42,7 +42,7 @@ typedef struct arc {
   glist b[2]; /* B1, B2 */
   ghost *pool, *free_ghosts, **hash;
   size_t nhash;
-  bool lsm;
+  unsigned rules;   /* CACHE_LSM_RULE_*: all four for lsm-arc, none for arc */
   bool miss_in_b2; /* the pending miss was found in B2 (REPLACE's tie rule) */
   bool no_ghost;   /* case IV with |T1| == c: the next T1 victim leaves no ghost (as published) */
   /* the victim walk: lists in order, the first stage W looks at W's tail only */
@@ -50,11 +50,11 @@ typedef struct arc {
   bool walk_w_tail_only;
 } arc;
 
-static void *arc_create_mode(size_t npages, bool lsm) {
+static void *arc_create_mode(size_t npages, unsigned rules) {
   arc *a = calloc(1, sizeof *a);
   if (!a) return NULL;
   a->c = npages;
-  a->lsm = lsm;
+  a->rules = rules;
   a->nhash = 2 * npages + 1;
   a->pool = calloc(npages, sizeof(ghost));
   a->hash = calloc(a->nhash, sizeof(ghost *));
@@ -70,8 +70,12 @@ static void *arc_create_mode(size_t npages, bool lsm) {
   }
   return a;
 }
-static void *arc_create(size_t npages) { return arc_create_mode(npages, false); }
-static void *lsm_arc_create(size_t npages) { return arc_create_mode(npages, true); }
+static void *arc_create(size_t npages) { return arc_create_mode(npages, 0); }
+static void *lsm_arc_create(size_t npages) { return arc_create_mode(npages, CACHE_LSM_RULES); }
+
+void cache_lsm_arc_set_rules(void *polstate, unsigned rules) {
+  ((arc *)polstate)->rules = rules & CACHE_LSM_RULES;
+}
 
 static void arc_destroy(void *p) {
   arc *a = p;
@@ -125,13 +129,13 @@ static void ghost_add(arc *a, int list, uint64_t ino, uint64_t idx) {
 
 /* ---- policy ---- */
 static bool lsm_compaction_read(const arc *a, const cache_acc *acc) {
-  return a->lsm && acc->role == ULFS_ROLE_COMPACTION_INPUT;
+  return (a->rules & CACHE_LSM_RULE_A) && acc->role == ULFS_ROLE_COMPACTION_INPUT;
 }
 
 static void arc_miss(void *p, uint64_t ino, uint64_t idx, const cache_acc *acc) {
   arc *a = p;
   a->miss_in_b2 = a->no_ghost = false;
-  if (a->lsm && acc->kind == ULFS_KIND_WAL) return; /* rule c: W is outside ARC */
+  if ((a->rules & CACHE_LSM_RULE_C) && acc->kind == ULFS_KIND_WAL) return; /* rule c */
   ghost *g = *ghost_slot(a, ino, idx);
   if (g && !lsm_compaction_read(a, acc)) {
     size_t b1 = a->b[0].n, b2 = a->b[1].n;
@@ -156,7 +160,7 @@ static void arc_miss(void *p, uint64_t ino, uint64_t idx, const cache_acc *acc) 
 
 static void arc_insert(void *p, page *pg, const cache_acc *acc) {
   arc *a = p;
-  if (a->lsm && pg->kind == ULFS_KIND_WAL) {
+  if ((a->rules & CACHE_LSM_RULE_C) && pg->kind == ULFS_KIND_WAL) {
     pg->list = W;
     plist_push_head(&a->t[W], pg);
     return;
@@ -167,8 +171,9 @@ static void arc_insert(void *p, page *pg, const cache_acc *acc) {
     to_t2 = !lsm_compaction_read(a, acc);
     ghost_drop(a, g);
   }
-  if (a->lsm && (acc->role == ULFS_ROLE_FLUSH_OUTPUT ||
-                 (acc->role == ULFS_ROLE_COMPACTION_OUTPUT && pg->level == 0)))
+  if ((a->rules & CACHE_LSM_RULE_B) &&
+      (acc->role == ULFS_ROLE_FLUSH_OUTPUT ||
+       (acc->role == ULFS_ROLE_COMPACTION_OUTPUT && pg->level == 0)))
     to_t2 = true; /* rule b */
   pg->list = to_t2 ? T2 : T1;
   plist_push_head(&a->t[pg->list], pg);
@@ -176,15 +181,13 @@ static void arc_insert(void *p, page *pg, const cache_acc *acc) {
 
 static void arc_hit(void *p, page *pg, const cache_acc *acc) {
   arc *a = p;
-  if (a->lsm) {
-    if (lsm_compaction_read(a, acc)) return; /* rule a: untouched */
-    if (pg->list == W || acc->role == ULFS_ROLE_COMPACTION_OUTPUT ||
-        acc->role == ULFS_ROLE_FLUSH_OUTPUT) {
-      /* W is plain LRU; an output stream rewriting its last page is not a second use */
-      plist_unlink(&a->t[pg->list], pg);
-      plist_push_head(&a->t[pg->list], pg);
-      return;
-    }
+  if (lsm_compaction_read(a, acc)) return; /* rule a: untouched */
+  bool output = acc->role == ULFS_ROLE_COMPACTION_OUTPUT || acc->role == ULFS_ROLE_FLUSH_OUTPUT;
+  if (pg->list == W || ((a->rules & CACHE_LSM_RULE_B) && output)) {
+    /* W is plain LRU; an output stream rewriting its last page is not a second use */
+    plist_unlink(&a->t[pg->list], pg);
+    plist_push_head(&a->t[pg->list], pg);
+    return;
   }
   plist_unlink(&a->t[pg->list], pg);
   pg->list = T2;
@@ -195,7 +198,7 @@ static void arc_remove(void *p, page *pg, bool evicted) {
   arc *a = p;
   plist_unlink(&a->t[pg->list], pg);
   if (!evicted || pg->list == W) return;
-  if (a->lsm && (pg->flags & PG_COMPACT_IN)) return; /* rule a: leaves no history */
+  if ((a->rules & CACHE_LSM_RULE_A) && (pg->flags & PG_COMPACT_IN)) return; /* rule a */
   if (pg->list == T1 && a->no_ghost) {
     a->no_ghost = false;
     return;
@@ -207,13 +210,13 @@ static void plan_walk(arc *a) {
   a->nwalk = 0;
   a->stage = 0;
   a->walk_w_tail_only = false;
-  if (a->lsm && a->t[W].tail && !a->t[W].tail->dirty) {
+  if ((a->rules & CACHE_LSM_RULE_C) && a->t[W].tail && !a->t[W].tail->dirty) {
     a->walk[a->nwalk++] = W; /* rule c: a clean WAL page goes first */
     a->walk_w_tail_only = true;
   }
   size_t t1 = a->t[T1].n;
   bool from_t1 = t1 > 0 && (t1 > a->p || (a->miss_in_b2 && t1 == a->p));
-  if (from_t1 && a->lsm && a->t[T2].n > 0) {
+  if (from_t1 && (a->rules & CACHE_LSM_RULE_D) && a->t[T2].n > 0) {
     page *tail = a->t[T1].tail;
     if ((tail->flags & (PG_OUTPUT | PG_PREFETCHED)) && !(tail->flags & PG_SPARED)) {
       tail->flags |= PG_SPARED; /* rule d, once per page */
@@ -222,7 +225,7 @@ static void plan_walk(arc *a) {
   }
   a->walk[a->nwalk++] = from_t1 ? T1 : T2;
   a->walk[a->nwalk++] = from_t1 ? T2 : T1;
-  if (a->lsm) a->walk[a->nwalk++] = W; /* dirty WAL pages last */
+  if (a->rules & CACHE_LSM_RULE_C) a->walk[a->nwalk++] = W; /* dirty WAL pages last */
 }
 
 static page *arc_victim_next(void *p, page *prev) {
@@ -244,7 +247,7 @@ static page *arc_victim_next(void *p, page *prev) {
 
 static void arc_describe(void *p, ulfs_cache_stats *st) {
   arc *a = p;
-  for (int i = 0; i < (a->lsm ? 3 : 2); i++) st->list_pages[i] = a->t[i].n;
+  for (int i = 0; i < 3; i++) st->list_pages[i] = a->t[i].n; /* W is empty under arc */
   st->arc_p = a->p;
   st->ghost_b1 = a->b[0].n;
   st->ghost_b2 = a->b[1].n;

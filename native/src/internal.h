@@ -198,6 +198,14 @@ typedef struct cache_policy_ops {
 } cache_policy_ops;
 extern const cache_policy_ops ulfs_policy_lru, ulfs_policy_lru_level, ulfs_policy_arc,
     ulfs_policy_lsm_arc;
+/* The LSM-ARC rules (cache_arc.c); lsm-arc applies all of them. The simulator switches single
+ * rules off on an lsm-arc cache to measure what each contributes (ulfs-cachesim --ablate). */
+#define CACHE_LSM_RULE_A 0x1u /* compaction inputs: T1, never promoted, no ghosts */
+#define CACHE_LSM_RULE_B 0x2u /* flush and upper-level compaction outputs into T2 */
+#define CACHE_LSM_RULE_C 0x4u /* WAL pages on their own list */
+#define CACHE_LSM_RULE_D 0x8u /* spare T1's compaction-output or prefetched tail once */
+#define CACHE_LSM_RULES 0xFu
+void cache_lsm_arc_set_rules(void *polstate, unsigned rules);
 /* The policy named `name` (ulfs_mount_opts.cache_policy), NULL when unknown. */
 const cache_policy_ops *cache_policy_by_name(const char *name);
 

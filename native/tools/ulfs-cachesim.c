@@ -2,9 +2,10 @@
  * policy of ulfs (the cache code itself, without data buffers: cache_sim_access) and Belady's
  * OPT, for a range of cache sizes, and writes read miss-ratio curves as CSV:
  *   policy,cache_pages,cache_bytes,reads,read_misses,read_miss_ratio
- * Usage: ulfs-cachesim <trace> <out.csv> [sizes]
+ * Usage: ulfs-cachesim <trace> <out.csv> [sizes] [--ablate]
  *   sizes: comma-separated cache sizes (4096, 64M, ...; at least 64 pages are used); default:
- *   ten sizes from 64 pages up to the trace's distinct pages, evenly on a log scale.
+ *   ten sizes from 64 pages up to the trace's distinct pages, evenly on a log scale;
+ *   --ablate: also lsm-arc with each of its four rules switched off (lsm-arc-no-a .. -no-d).
  * The simulator sees demand accesses only: readahead and the prefetcher are not replayed (every
  * policy and OPT see the same reference string). Drop records (unlink, truncate, DONTNEED)
  * remove pages from the simulated caches; OPT needs none: a file id is never reused, so a
@@ -87,11 +88,12 @@ static uint64_t key_of(const rec *r) {
 static inode_m *file_of(void *ctx, uint64_t fid) { return (inode_m *)ctx + fid; }
 
 /* Replays the trace through one policy with `frames` frames; returns the read misses. */
-static int replay(const rec *t, size_t n, uint32_t maxfid, const char *policy, size_t frames,
-                  uint64_t *read_misses) {
+static int replay(const rec *t, size_t n, uint32_t maxfid, const char *policy, unsigned rules,
+                  size_t frames, uint64_t *read_misses) {
   cache c;
   int rc = cache_init(&c, frames, policy, false);
   if (rc) return rc;
+  if (c.pol == &ulfs_policy_lsm_arc) cache_lsm_arc_set_rules(c.polstate, rules);
   inode_m *files = calloc((size_t)maxfid + 1, sizeof *files);
   if (!files) {
     cache_destroy(&c);
@@ -125,8 +127,14 @@ static int cmp_u64(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3 || argc > 4) {
-    fprintf(stderr, "usage: ulfs-cachesim <trace> <out.csv> [size,size,...]\n");
+  const char *spec_arg = NULL;
+  bool ablate = false;
+  for (int i = 3; i < argc; i++) {
+    if (strcmp(argv[i], "--ablate") == 0) ablate = true;
+    else spec_arg = argv[i];
+  }
+  if (argc < 3 || argc > 5) {
+    fprintf(stderr, "usage: ulfs-cachesim <trace> <out.csv> [size,size,...] [--ablate]\n");
     return 2;
   }
   size_t n;
@@ -155,8 +163,8 @@ int main(int argc, char **argv) {
   free(sorted);
 
   size_t sizes[64], nsizes = 0;
-  if (argc == 4) {
-    char *spec = strdup(argv[3]);
+  if (spec_arg) {
+    char *spec = strdup(spec_arg);
     for (char *tok = strtok(spec, ","); tok && nsizes < 64; tok = strtok(NULL, ",")) {
       unsigned long long b = parse_size(tok);
       if (b == 0) {
@@ -176,17 +184,27 @@ int main(int argc, char **argv) {
     return 1;
   }
   fprintf(out, "policy,cache_pages,cache_bytes,reads,read_misses,read_miss_ratio\n");
-  const char *pols[] = {"lru", "lru-level", "arc", "lsm-arc"};
+  /* the policies, then (--ablate) lsm-arc less one rule each */
+  static const struct { const char *label, *policy; unsigned rules; } runs[] = {
+      {"lru", "lru", 0},
+      {"lru-level", "lru-level", 0},
+      {"arc", "arc", 0},
+      {"lsm-arc", "lsm-arc", CACHE_LSM_RULES},
+      {"lsm-arc-no-a", "lsm-arc", CACHE_LSM_RULES & ~CACHE_LSM_RULE_A},
+      {"lsm-arc-no-b", "lsm-arc", CACHE_LSM_RULES & ~CACHE_LSM_RULE_B},
+      {"lsm-arc-no-c", "lsm-arc", CACHE_LSM_RULES & ~CACHE_LSM_RULE_C},
+      {"lsm-arc-no-d", "lsm-arc", CACHE_LSM_RULES & ~CACHE_LSM_RULE_D}};
+  int nruns = ablate ? 8 : 4;
   for (size_t z = 0; z < nsizes; z++) {
     size_t frames = sizes[z] < 64 ? 64 : sizes[z]; /* the cache's minimum */
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < nruns; k++) {
       uint64_t rmiss;
-      int rc = replay(t, n, maxfid, pols[k], frames, &rmiss);
+      int rc = replay(t, n, maxfid, runs[k].policy, runs[k].rules, frames, &rmiss);
       if (rc) {
-        fprintf(stderr, "ulfs-cachesim: %s: %s\n", pols[k], strerror(-rc));
+        fprintf(stderr, "ulfs-cachesim: %s: %s\n", runs[k].label, strerror(-rc));
         return 1;
       }
-      fprintf(out, "%s,%zu,%llu,%llu,%llu,%.6f\n", pols[k], frames,
+      fprintf(out, "%s,%zu,%llu,%llu,%llu,%.6f\n", runs[k].label, frames,
               (unsigned long long)frames * ULFS_BLOCK_SIZE, (unsigned long long)nreads,
               (unsigned long long)rmiss, nreads ? (double)rmiss / (double)nreads : 0.0);
     }
