@@ -82,7 +82,10 @@ typedef struct ulfs_mount_opts {
   uint64_t cache_bytes;     /* page cache size; 0 means 64 MiB; at least 64 pages are used */
   uint32_t flush_interval_ms; /* flusher period; 0 means 1000; dirty data older than this is
                                  written back and its metadata committed */
-  const char *cache_policy; /* "lru" (NULL means lru) */
+  const char *cache_policy; /* "lru" | "lru-level" | "arc" | "lsm-arc" (NULL means lru);
+                               docs/ulfs.md "Page cache policies" */
+  const char *trace_path;   /* when set, every page access is appended to this file
+                               (docs/format/ulfs-trace.md); NULL: no trace */
 } ulfs_mount_opts;
 
 /* Mounts the file system on dev, replaying the journal. opts may be NULL. The device stays owned
@@ -153,6 +156,66 @@ typedef struct ulfs_dirent {
   char name[];     /* NUL-terminated */
 } ulfs_dirent;
 int ulfs_getdents(ulfs *fs, const char *path, uint64_t *cookie, void *buf, size_t len);
+
+/* ---- cache hints (docs/ulfs.md "Hints") ------------------------------------------------ *
+ * What the LSM store tells the page cache about a file and a stream. Hints never change what a
+ * read returns; a policy that does not use them ignores them. */
+typedef enum ulfs_file_kind {
+  ULFS_KIND_OTHER = 0,
+  ULFS_KIND_WAL = 1,        /* write-ahead log and recovered edits */
+  ULFS_KIND_L0 = 2,         /* Level-0 store file (hash-ordered flush file) */
+  ULFS_KIND_L1_SEGMENT = 3, /* Level-1 partition segment */
+  ULFS_KIND_MANIFEST = 4,   /* per-store manifest */
+  ULFS_KIND_TMP = 5,        /* temporary flush or compaction output (.tmp) */
+  ULFS_KIND_COUNT = 6
+} ulfs_file_kind;
+
+#define ULFS_LEVEL_NONE 255u /* the file belongs to no LSM level */
+#define ULFS_HINT_LEVELS 8u  /* levels 0..7 are told apart; higher ones count as 7 */
+
+typedef enum ulfs_stream_role {
+  ULFS_ROLE_USER = 0,              /* user reads and writes (the default) */
+  ULFS_ROLE_COMPACTION_INPUT = 1,  /* a compaction reads the file once, sequentially */
+  ULFS_ROLE_COMPACTION_OUTPUT = 2, /* a compaction writes the file */
+  ULFS_ROLE_FLUSH_OUTPUT = 3,      /* a memstore flush writes the file */
+  ULFS_ROLE_COUNT = 4
+} ulfs_stream_role;
+
+/* Sets the kind and level of a file (kept by the open file, not persisted; it follows the file
+ * through rename). Pages already cached take the new kind and level. level: 0..254 or
+ * ULFS_LEVEL_NONE. */
+int ulfs_hint_path(ulfs *fs, const char *path, int kind, int level);
+/* A file reached its final name (a temporary output was committed by rename): when it is still
+ * of kind ULFS_KIND_TMP it becomes ULFS_KIND_OTHER; a file hinted otherwise keeps its hint. */
+int ulfs_hint_commit(ulfs *fs, const char *path);
+/* Drops the clean pages of a file from the cache (POSIX_FADV_DONTNEED by path): for files the
+ * store will not read again, such as compacted store files HBase moves to its archive. */
+int ulfs_drop_cache(ulfs *fs, const char *path);
+/* ulfs_pread with the role of this one call (a thread reading for a compaction through a
+ * descriptor it shares with user reads); role -1 means the descriptor's role. */
+ssize_t ulfs_pread_as(ulfs *fs, int fd, void *buf, size_t len, uint64_t off, int role);
+/* Sets the role of one descriptor's accesses. A compaction-input descriptor is read ahead by the
+ * prefetcher thread in 1 MB units. */
+int ulfs_hint_fd(ulfs *fs, int fd, int role);
+
+#define ULFS_CACHE_LISTS 8u
+/* Page cache counters (since mount). Slot ULFS_HINT_LEVELS of the *_level arrays counts pages of
+ * files without a level. */
+typedef struct ulfs_cache_stats {
+  uint64_t hits_kind[ULFS_KIND_COUNT], misses_kind[ULFS_KIND_COUNT];
+  uint64_t hits_level[ULFS_HINT_LEVELS + 1], misses_level[ULFS_HINT_LEVELS + 1];
+  uint64_t prefetch_issued; /* pages read by the prefetcher */
+  uint64_t prefetch_used;   /* of those, pages later read by a demand access */
+  uint64_t evictions[ULFS_CACHE_LISTS];  /* per policy list, see ulfs_cache_list_name */
+  uint64_t list_pages[ULFS_CACHE_LISTS]; /* pages on each list now */
+  uint64_t dirty_writebacks;             /* dirty pages written back (flusher, fsync, eviction) */
+  uint64_t arc_p;                        /* ARC's target size of T1 in pages (arc, lsm-arc) */
+  uint64_t ghost_b1, ghost_b2;           /* ARC's ghost list lengths */
+} ulfs_cache_stats;
+void ulfs_get_cache_stats(ulfs *fs, ulfs_cache_stats *st);
+/* Name of the mounted policy and of its list i (NULL past the last one). */
+const char *ulfs_cache_policy(ulfs *fs);
+const char *ulfs_cache_list_name(ulfs *fs, unsigned i);
 
 /* ---- counters, tools -------------------------------------------------------------------- */
 

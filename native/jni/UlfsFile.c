@@ -10,17 +10,19 @@
 /*
  * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile
  * Method:    nativePread
- * Signature: (JILjava/nio/ByteBuffer;IIJ)I
+ * Signature: (JILjava/nio/ByteBuffer;IIJI)I
+ * role: the calling thread's cache role (ulfs_stream_role), -1 for the descriptor's.
  */
 JNIEXPORT jint JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile_nativePread(
-    JNIEnv *env, jclass cls, jlong h, jint fd, jobject buf, jint off, jint len, jlong pos) {
+    JNIEnv *env, jclass cls, jlong h, jint fd, jobject buf, jint off, jint len, jlong pos,
+    jint role) {
   void *p = ulfs_jni_direct(env, buf, off, len);
   if (!p) return -1;
   if (pos < 0) {
     ulfs_jni_throw(env, -EINVAL, "pread: negative position", NULL);
     return -1;
   }
-  ssize_t r = ulfs_pread(ulfs_jni_handle(h)->fs, fd, p, (size_t)len, (uint64_t)pos);
+  ssize_t r = ulfs_pread_as(ulfs_jni_handle(h)->fs, fd, p, (size_t)len, (uint64_t)pos, role);
   if (r < 0) ulfs_jni_throw(env, (int)r, "pread", NULL);
   return (jint)r;
 }
@@ -106,4 +108,15 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile_nativeSi
     return -1;
   }
   return (jlong)st.size;
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile
+ * Method:    nativeHintRole
+ * Signature: (JII)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile_nativeHintRole(
+    JNIEnv *env, jclass cls, jlong h, jint fd, jint role) {
+  int rc = ulfs_hint_fd(ulfs_jni_handle(h)->fs, fd, role);
+  if (rc) ulfs_jni_throw(env, rc, "cache role hint", NULL);
 }

@@ -34,11 +34,11 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeFo
 /*
  * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
  * Method:    nativeMount
- * Signature: (Ljava/lang/String;IIJJI)J
+ * Signature: (Ljava/lang/String;IIJJILjava/lang/String;Ljava/lang/String;)J
  */
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeMount(
     JNIEnv *env, jclass cls, jstring jpath, jint backend, jint devflags, jlong memBytes,
-    jlong cacheBytes, jint flushMs) {
+    jlong cacheBytes, jint flushMs, jstring jpolicy, jstring jtrace) {
   ulfs_jni_mount *m = calloc(1, sizeof *m);
   if (!m) {
     ulfs_jni_throw(env, -ENOMEM, "mount", jpath);
@@ -58,9 +58,20 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeM
     free(path);
   }
   if (rc == 0) {
+    char *policy = ulfs_jni_utf(env, jpolicy);
+    char *trace = jtrace ? ulfs_jni_utf(env, jtrace) : NULL;
+    if (!policy || (jtrace && !trace)) {
+      free(policy);
+      ulfs_dev_close(m->dev);
+      free(m);
+      return 0; /* ulfs_jni_utf threw */
+    }
     ulfs_mount_opts o = {.cache_bytes = (uint64_t)cacheBytes,
-                         .flush_interval_ms = (uint32_t)flushMs, .cache_policy = NULL};
+                         .flush_interval_ms = (uint32_t)flushMs, .cache_policy = policy,
+                         .trace_path = trace};
     rc = ulfs_mount(m->dev, &o, &m->fs);
+    free(policy);
+    free(trace);
   }
   if (rc) {
     if (m->dev) ulfs_dev_close(m->dev);
@@ -299,4 +310,102 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCo
                  (jlong)c.journal_commits, (jlong)c.journal_blocks,
                  (jlong)c.journal_replayed_txns, (jlong)c.journal_wraps};
   (*env)->SetLongArrayRegion(env, out, 0, 16, v);
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeCacheStats
+ * Signature: (J[J)V
+ * Fills the layout of UlfsCacheStats: hits, misses per kind; hits, misses per level slot;
+ * prefetch issued, used; evictions, pages per list; dirty write-backs, p, |B1|, |B2|.
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCacheStats(
+    JNIEnv *env, jclass cls, jlong h, jlongArray out) {
+  ulfs_cache_stats st;
+  ulfs_get_cache_stats(ulfs_jni_handle(h)->fs, &st);
+  jlong v[2 * ULFS_KIND_COUNT + 2 * (ULFS_HINT_LEVELS + 1) + 2 + 2 * ULFS_CACHE_LISTS + 4];
+  size_t n = 0;
+  for (unsigned i = 0; i < ULFS_KIND_COUNT; i++) v[n++] = (jlong)st.hits_kind[i];
+  for (unsigned i = 0; i < ULFS_KIND_COUNT; i++) v[n++] = (jlong)st.misses_kind[i];
+  for (unsigned i = 0; i <= ULFS_HINT_LEVELS; i++) v[n++] = (jlong)st.hits_level[i];
+  for (unsigned i = 0; i <= ULFS_HINT_LEVELS; i++) v[n++] = (jlong)st.misses_level[i];
+  v[n++] = (jlong)st.prefetch_issued;
+  v[n++] = (jlong)st.prefetch_used;
+  for (unsigned i = 0; i < ULFS_CACHE_LISTS; i++) v[n++] = (jlong)st.evictions[i];
+  for (unsigned i = 0; i < ULFS_CACHE_LISTS; i++) v[n++] = (jlong)st.list_pages[i];
+  v[n++] = (jlong)st.dirty_writebacks;
+  v[n++] = (jlong)st.arc_p;
+  v[n++] = (jlong)st.ghost_b1;
+  v[n++] = (jlong)st.ghost_b2;
+  if ((*env)->GetArrayLength(env, out) != (jsize)n) {
+    ulfs_jni_throw(env, -EINVAL, "cache stats: array length does not match", NULL);
+    return;
+  }
+  (*env)->SetLongArrayRegion(env, out, 0, (jsize)n, v);
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeCachePolicy
+ * Signature: (J)Ljava/lang/String;
+ */
+JNIEXPORT jstring JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCachePolicy(
+    JNIEnv *env, jclass cls, jlong h) {
+  return (*env)->NewStringUTF(env, ulfs_cache_policy(ulfs_jni_handle(h)->fs));
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeCacheLists
+ * Signature: (J)[Ljava/lang/String;
+ */
+JNIEXPORT jobjectArray JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCacheLists(
+    JNIEnv *env, jclass cls, jlong h) {
+  ulfs *fs = ulfs_jni_handle(h)->fs;
+  jsize n = 0;
+  while (ulfs_cache_list_name(fs, (unsigned)n)) n++;
+  jclass str = (*env)->FindClass(env, "java/lang/String");
+  if (!str) return NULL;
+  jobjectArray arr = (*env)->NewObjectArray(env, n, str, NULL);
+  for (jsize i = 0; arr && i < n; i++) {
+    jstring s = (*env)->NewStringUTF(env, ulfs_cache_list_name(fs, (unsigned)i));
+    if (!s) return NULL;
+    (*env)->SetObjectArrayElement(env, arr, i, s);
+    (*env)->DeleteLocalRef(env, s);
+  }
+  return arr;
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeHintPath
+ * Signature: (JLjava/lang/String;II)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeHintPath(
+    JNIEnv *env, jclass cls, jlong h, jstring jpath, jint kind, jint level) {
+  char *path = ulfs_jni_utf(env, jpath);
+  if (!path) return;
+  int rc = ulfs_hint_path(ulfs_jni_handle(h)->fs, path, kind, level);
+  free(path);
+  if (rc) ulfs_jni_throw(env, rc, "cache hint", jpath);
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeDropCache
+ * Signature: (JLjava/lang/String;)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeDropCache(
+    JNIEnv *env, jclass cls, jlong h, jstring jpath) {
+  run_path_op(env, h, jpath, ulfs_drop_cache, "drop cache");
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeHintCommit
+ * Signature: (JLjava/lang/String;)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeHintCommit(
+    JNIEnv *env, jclass cls, jlong h, jstring jpath) {
+  run_path_op(env, h, jpath, ulfs_hint_commit, "cache hint commit");
 }

@@ -1,38 +1,49 @@
 /* cache.c -- the 4 KB page cache: frames in one aligned arena (registered with the device so
- * io_uring can use fixed buffers), a hash on (inode, page index), per-inode page lists, and a
- * pluggable replacement policy (cache_policy_ops; LRU in cache_lru.c).
+ * io_uring can use fixed buffers), a hash on (inode, page index), per-inode page lists, the
+ * counters, and a pluggable replacement policy (cache_policy_ops: cache_lru.c, cache_arc.c).
  * Invariants:
  *  C1 a page is resident iff it is in the hash, in its inode's list and known to the policy;
  *  C2 a dirty page is never evicted and never marked clean unless its write-back succeeded;
- *  C3 resident + |free_list| == npages.
- * All functions run with the file-system lock held. */
+ *  C3 resident + |free_list| == npages;
+ *  C4 every demand access counts exactly one hit or one miss, under its kind and its level.
+ * All functions run with the file-system lock held. The trace simulator (tools/ulfs-cachesim.c)
+ * drives this same code without data buffers. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-static size_t hash_of(const cache *c, uint64_t ino, uint64_t idx) {
-  uint64_t h = ino * 0x9E3779B97F4A7C15ull ^ (idx + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-  return (size_t)(h ^ (h >> 29)) % c->nhash;
+static const cache_policy_ops *const policies[] = {&ulfs_policy_lru, &ulfs_policy_lru_level,
+                                                   &ulfs_policy_arc, &ulfs_policy_lsm_arc};
+
+const cache_policy_ops *cache_policy_by_name(const char *name) {
+  if (!name || !*name) return &ulfs_policy_lru;
+  for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+    if (strcmp(policies[i]->name, name) == 0) return policies[i];
+  return NULL;
 }
 
-int cache_init(cache *c, size_t bytes, const char *policy) {
+static size_t hash_of(const cache *c, uint64_t ino, uint64_t idx) {
+  return (size_t)(cache_hash64(ino, idx) % c->nhash);
+}
+
+int cache_init(cache *c, size_t npages, const char *policy, bool with_data) {
   memset(c, 0, sizeof *c);
-  if (policy && strcmp(policy, "lru") != 0) return -EINVAL;
-  c->pol = &ulfs_policy_lru;
-  c->npages = bytes / BS < 64 ? 64 : bytes / BS;
-  c->arena = ulfs_alloc_aligned(c->npages * BS);
+  c->pol = cache_policy_by_name(policy);
+  if (!c->pol) return -EINVAL;
+  c->npages = npages < 64 ? 64 : npages;
+  if (with_data) c->arena = ulfs_alloc_aligned(c->npages * BS);
   c->pages = calloc(c->npages, sizeof(page));
   c->nhash = c->npages * 2 + 1;
   c->hash = calloc(c->nhash, sizeof(page *));
   c->polstate = c->pol->create(c->npages);
-  if (!c->arena || !c->pages || !c->hash || !c->polstate) {
+  if ((with_data && !c->arena) || !c->pages || !c->hash || !c->polstate) {
     cache_destroy(c);
     return -ENOMEM;
   }
   for (size_t i = 0; i < c->npages; i++) {
-    c->pages[i].data = c->arena + i * BS;
+    c->pages[i].data = c->arena ? c->arena + i * BS : NULL;
     c->pages[i].hnext = c->free_list;
     c->free_list = &c->pages[i];
   }
@@ -53,7 +64,40 @@ page *cache_lookup(cache *c, uint64_t ino, uint64_t idx) {
   return NULL;
 }
 
-void cache_insert(cache *c, page *pg, inode_m *ip) {
+static unsigned level_slot(uint8_t level) {
+  return level == ULFS_LEVEL_NONE ? ULFS_HINT_LEVELS
+         : level < ULFS_HINT_LEVELS ? level : ULFS_HINT_LEVELS - 1;
+}
+
+void cache_hit(cache *c, page *pg, const cache_acc *a) {
+  c->st.hits_kind[a->kind]++;
+  c->st.hits_level[level_slot(a->level)]++;
+  if (pg->flags & PG_PREFETCHED) {
+    pg->flags &= (uint8_t)~PG_PREFETCHED;
+    c->st.prefetch_used++;
+  }
+  c->pol->on_hit(c->polstate, pg, a);
+}
+
+void cache_miss(cache *c, uint64_t ino, uint64_t idx, const cache_acc *a) {
+  if (!a->prefetch) {
+    c->st.misses_kind[a->kind]++;
+    c->st.misses_level[level_slot(a->level)]++;
+  }
+  if (c->pol->on_miss) c->pol->on_miss(c->polstate, ino, idx, a);
+}
+
+page *cache_victim(cache *c, page **first_dirty) {
+  *first_dirty = NULL;
+  for (page *v = c->pol->victim_next(c->polstate, NULL); v;
+       v = c->pol->victim_next(c->polstate, v)) {
+    if (!v->dirty) return v;
+    if (!*first_dirty) *first_dirty = v;
+  }
+  return NULL;
+}
+
+void cache_insert(cache *c, page *pg, inode_m *ip, const cache_acc *a) {
   size_t h = hash_of(c, pg->ino, pg->idx);
   pg->hnext = c->hash[h];
   c->hash[h] = pg;
@@ -62,7 +106,17 @@ void cache_insert(cache *c, page *pg, inode_m *ip) {
   if (ip->pages) ip->pages->iprev = pg;
   ip->pages = pg;
   c->resident++;
-  c->pol->on_insert(c->polstate, pg);
+  pg->kind = a->kind;
+  pg->level = a->level;
+  pg->flags = 0;
+  if (a->role == ULFS_ROLE_COMPACTION_INPUT) pg->flags |= PG_COMPACT_IN;
+  if (a->prefetch) {
+    pg->flags |= PG_PREFETCHED;
+    c->st.prefetch_issued++;
+  }
+  if (a->role == ULFS_ROLE_COMPACTION_OUTPUT || a->role == ULFS_ROLE_FLUSH_OUTPUT)
+    pg->flags |= PG_OUTPUT;
+  c->pol->on_insert(c->polstate, pg, a);
 }
 
 void cache_set_dirty(cache *c, page *pg, inode_m *ip, bool dirty) {
@@ -78,14 +132,15 @@ void cache_set_dirty(cache *c, page *pg, inode_m *ip, bool dirty) {
   }
 }
 
-void cache_remove(cache *c, page *pg, inode_m *ip) {
+void cache_remove(cache *c, page *pg, inode_m *ip, bool evicted) {
   page **pp = &c->hash[hash_of(c, pg->ino, pg->idx)];
   while (*pp != pg) pp = &(*pp)->hnext;
   *pp = pg->hnext;
   if (pg->iprev) pg->iprev->inext = pg->inext;
   else ip->pages = pg->inext;
   if (pg->inext) pg->inext->iprev = pg->iprev;
-  c->pol->on_remove(c->polstate, pg);
+  if (evicted) c->st.evictions[pg->list < ULFS_CACHE_LISTS ? pg->list : ULFS_CACHE_LISTS - 1]++;
+  c->pol->on_remove(c->polstate, pg, evicted);
   if (pg->dirty) cache_set_dirty(c, pg, ip, false);
   c->resident--;
   pg->valid = false;
@@ -106,4 +161,28 @@ page *cache_take_frame(cache *c) {
 void cache_remove_frame(cache *c, page *pg) {
   pg->hnext = c->free_list;
   c->free_list = pg;
+}
+
+page *cache_sim_access(cache *c, inode_m *ip, uint64_t idx, const cache_acc *a, bool *hit,
+                       inode_m *(*owner)(void *ctx, uint64_t ino), void *ctx) {
+  uint64_t ino = ip->ino;
+  page *pg = cache_lookup(c, ino, idx);
+  *hit = pg != NULL;
+  if (pg) {
+    cache_hit(c, pg, a);
+    return pg;
+  }
+  cache_miss(c, ino, idx, a);
+  if (!(pg = cache_take_frame(c))) {
+    page *dirty;
+    page *v = cache_victim(c, &dirty);
+    if (!v) return NULL;
+    cache_remove(c, v, owner(ctx, v->ino), true);
+    pg = cache_take_frame(c);
+  }
+  pg->ino = ino;
+  pg->idx = idx;
+  pg->valid = true;
+  cache_insert(c, pg, ip, a);
+  return pg;
 }

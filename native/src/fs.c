@@ -196,9 +196,10 @@ static int lookup_parent(ulfs *fs, const char *path, inode_m **parent, const cha
 }
 
 static void drop_pages_from(ulfs *fs, inode_m *ip, uint64_t first_idx) {
+  if (fs->trace && ip->pages) trace_drop(fs->trace, ip, first_idx, UINT32_MAX);
   for (page *pg = ip->pages, *nx; pg; pg = nx) {
     nx = pg->inext;
-    if (pg->idx >= first_idx) cache_remove(&fs->cache, pg, ip);
+    if (pg->idx >= first_idx) cache_remove(&fs->cache, pg, ip, false);
   }
 }
 
@@ -286,11 +287,14 @@ int inode_writeback(ulfs *fs, inode_m *ip) {
   return first_err;
 }
 
-static inode_m *inode_of_page(ulfs *fs, page *pg) {
-  for (inode_m *ip = fs->ihash[pg->ino % fs->nihash]; ip; ip = ip->hnext)
-    if (ip->ino == pg->ino) return ip;
+/* The in-memory inode ino, NULL when it is not loaded (never reads the device). */
+static inode_m *inode_cached(ulfs *fs, uint64_t ino) {
+  for (inode_m *ip = fs->ihash[ino % fs->nihash]; ip; ip = ip->hnext)
+    if (ip->ino == ino) return ip;
   return NULL;
 }
+
+static inode_m *inode_of_page(ulfs *fs, page *pg) { return inode_cached(fs, pg->ino); }
 
 /* A free frame, evicting the policy's first clean victim; when every page is dirty, writes back
  * the file of the coldest dirty page first. */
@@ -298,15 +302,12 @@ static page *get_frame(ulfs *fs, int *err) {
   for (int attempt = 0; attempt < 3; attempt++) {
     page *pg = cache_take_frame(&fs->cache);
     if (pg) return pg;
-    page *dirty_victim = NULL;
-    for (page *v = fs->cache.pol->victim_next(fs->cache.polstate, NULL); v;
-         v = fs->cache.pol->victim_next(fs->cache.polstate, v)) {
-      if (!v->dirty) {
-        cache_remove(&fs->cache, v, inode_of_page(fs, v));
-        atomic_fetch_add(&fs->c_evictions, 1);
-        return cache_take_frame(&fs->cache);
-      }
-      if (!dirty_victim) dirty_victim = v;
+    page *dirty_victim;
+    page *v = cache_victim(&fs->cache, &dirty_victim);
+    if (v) {
+      cache_remove(&fs->cache, v, inode_of_page(fs, v), true);
+      atomic_fetch_add(&fs->c_evictions, 1);
+      return cache_take_frame(&fs->cache);
     }
     if (!dirty_victim) break;
     int rc = inode_writeback(fs, inode_of_page(fs, dirty_victim));
@@ -319,9 +320,14 @@ static page *get_frame(ulfs *fs, int *err) {
   return NULL;
 }
 
+/* The cache's view of an access to ip through a stream of the given role. */
+static cache_acc acc_of(const inode_m *ip, uint8_t role, bool prefetch) {
+  return (cache_acc){.kind = ip->kind, .level = ip->level, .role = role, .prefetch = prefetch};
+}
+
 /* Makes pages [idx, idx+n) of ip resident (those not cached yet), reading mapped ones from the
  * device in physically contiguous batches; stops early at the first page already cached. */
-static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n) {
+static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n, const cache_acc *a) {
   uint64_t eof_pages = (ip->size + BS - 1) / BS;
   uint64_t i = 0;
   while (i < n) {
@@ -356,29 +362,58 @@ static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n) {
       pg->ino = ip->ino;
       pg->idx = idx + i + j;
       pg->valid = true;
-      cache_insert(&fs->cache, pg, ip);
+      cache_insert(&fs->cache, pg, ip, a);
     }
     i += m;
   }
   return 0;
 }
 
-static page *get_page(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t ra, int *err) {
-  page *pg = cache_lookup(&fs->cache, ip->ino, idx);
+/* Makes the pages of [first, last) that exist in the file resident (WILLNEED, prefetcher), at
+ * most half of the cache, so that a hint never flushes the whole cache. */
+static int fill_range(ulfs *fs, inode_m *ip, uint64_t first, uint64_t last, const cache_acc *a) {
+  uint64_t eof = (ip->size + BS - 1) / BS;
+  if (last > eof) last = eof;
+  uint64_t cap = fs->cache.npages / 2;
+  for (uint64_t i = first; i < last && i - first < cap; i += BOUNCE_PAGES) {
+    uint64_t n = last - i < BOUNCE_PAGES ? last - i : BOUNCE_PAGES;
+    for (uint64_t k = 0; k < n; k++) {
+      if (cache_lookup(&fs->cache, ip->ino, i + k)) continue;
+      int rc = fill_pages(fs, ip, i + k, n - k, a);
+      if (rc) return rc;
+      break;
+    }
+  }
+  return 0;
+}
+
+/* Counts a demand access (C4) and records it in the trace. */
+static void note_access(ulfs *fs, inode_m *ip, uint64_t idx, page *pg, const cache_acc *a,
+                        bool write) {
   if (pg) {
     atomic_fetch_add(&fs->c_hits, 1);
-    fs->cache.pol->on_hit(fs->cache.polstate, pg);
-    return pg;
+    cache_hit(&fs->cache, pg, a);
+  } else {
+    atomic_fetch_add(&fs->c_misses, 1);
+    cache_miss(&fs->cache, ip->ino, idx, a);
   }
-  atomic_fetch_add(&fs->c_misses, 1);
-  int rc = fill_pages(fs, ip, idx, ra ? ra : 1);
+  if (fs->trace) trace_access(fs->trace, ip, idx, a, write, pg != NULL);
+}
+
+/* The page idx of ip for a demand access (write: a partial-page write reads it first). */
+static page *get_page(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t ra, const cache_acc *a,
+                      bool write, int *err) {
+  page *pg = cache_lookup(&fs->cache, ip->ino, idx);
+  note_access(fs, ip, idx, pg, a, write);
+  if (pg) return pg;
+  int rc = fill_pages(fs, ip, idx, ra ? ra : 1, a);
   if (rc) {
     *err = rc;
     return NULL;
   }
   pg = cache_lookup(&fs->cache, ip->ino, idx);
   if (!pg && ra > 1) { /* the readahead evicted its own first page: fetch it alone */
-    if ((rc = fill_pages(fs, ip, idx, 1)) != 0) {
+    if ((rc = fill_pages(fs, ip, idx, 1, a)) != 0) {
       *err = rc;
       return NULL;
     }
@@ -400,8 +435,29 @@ static uint64_t readahead_pages(const ulfs *fs, const fdesc *f, uint64_t need) {
   return ra > BOUNCE_PAGES ? BOUNCE_PAGES : ra;
 }
 
-static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off) {
+/* Queues one prefetch unit; a full queue drops it (prefetching is only an optimisation). */
+static void prefetch_enqueue(ulfs *fs, uint64_t ino, uint64_t idx, uint64_t n) {
+  if (fs->pfq_len == PF_QUEUE) return;
+  fs->pfq[(fs->pfq_head + fs->pfq_len++) % PF_QUEUE] = (pf_req){.ino = ino, .idx = idx, .n = n};
+  pthread_cond_signal(&fs->prefetch_cv);
+}
+
+/* Compaction inputs are read ahead in 1 MB units: the next unit is queued as soon as the reader
+ * is in the second half of the last one queued (a jump restarts the sequence at the reader). */
+static void prefetch_advance(ulfs *fs, fdesc *f, uint64_t idx) {
+  uint64_t eof = (f->ip->size + BS - 1) / BS;
+  if (f->pf_end == 0 || idx + 2 * PF_UNIT_PAGES < f->pf_end || idx >= f->pf_end) f->pf_end = idx;
+  if (idx + PF_UNIT_PAGES / 2 >= f->pf_end && f->pf_end < eof) {
+    uint64_t n = eof - f->pf_end < PF_UNIT_PAGES ? eof - f->pf_end : PF_UNIT_PAGES;
+    prefetch_enqueue(fs, f->ip->ino, f->pf_end, n);
+    f->pf_end += n;
+  }
+}
+
+/* role: the role of this read (the descriptor's unless ulfs_pread_as says otherwise). */
+static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off, uint8_t role) {
   inode_m *ip = f->ip;
+  cache_acc a = acc_of(ip, role, false);
   if (S_ISDIR(ip->mode)) return -EISDIR;
   if (off >= ip->size || len == 0) return 0;
   if (len > ip->size - off) len = (size_t)(ip->size - off);
@@ -412,7 +468,8 @@ static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off)
     size_t n = BS - in < len - done ? BS - in : len - done;
     uint64_t need = (len - done + in + BS - 1) / BS;
     int err = 0;
-    page *pg = get_page(fs, ip, idx, readahead_pages(fs, f, need), &err);
+    if (role == ULFS_ROLE_COMPACTION_INPUT) prefetch_advance(fs, f, idx);
+    page *pg = get_page(fs, ip, idx, readahead_pages(fs, f, need), &a, false, &err);
     if (!pg) return done ? (ssize_t)done : err;
     memcpy((uint8_t *)buf + done, pg->data + in, n);
     done += n;
@@ -426,6 +483,7 @@ static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64
   if (len == 0) return 0;
   if (off + len < off || (off + len + BS - 1) / BS > MAX_FILE_BLOCKS) return -EFBIG;
   if (len > SSIZE_MAX) len = SSIZE_MAX;
+  cache_acc a = acc_of(ip, f->role, false);
   size_t done = 0;
   while (done < len) {
     uint64_t pos = off + done, idx = pos / BS, in = pos % BS;
@@ -433,20 +491,20 @@ static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64
     page *pg = cache_lookup(&fs->cache, ip->ino, idx);
     int err = 0;
     if (pg) {
-      atomic_fetch_add(&fs->c_hits, 1);
-      fs->cache.pol->on_hit(fs->cache.polstate, pg);
+      note_access(fs, ip, idx, pg, &a, true);
     } else if (n == BS || idx >= (ip->size + BS - 1) / BS) {
       /* whole page, or a page past EOF: nothing to read (P1: bytes past EOF are zero) */
+      note_access(fs, ip, idx, NULL, &a, true);
       pg = get_frame(fs, &err);
       if (pg) {
         memset(pg->data, 0, BS);
         pg->ino = ip->ino;
         pg->idx = idx;
         pg->valid = true;
-        cache_insert(&fs->cache, pg, ip);
+        cache_insert(&fs->cache, pg, ip, &a);
       }
     } else {
-      pg = get_page(fs, ip, idx, 1, &err);
+      pg = get_page(fs, ip, idx, 1, &a, true, &err);
     }
     if (!pg) return done ? (ssize_t)done : err;
     memcpy(pg->data + in, (const uint8_t *)buf + done, n);
@@ -488,7 +546,8 @@ static int do_truncate(ulfs *fs, inode_m *ip, uint64_t size) {
     if (rc) return rc;
     if (size % BS) {
       int err = 0;
-      page *pg = get_page(fs, ip, size / BS, 1, &err);
+      cache_acc a = acc_of(ip, ULFS_ROLE_USER, false);
+      page *pg = get_page(fs, ip, size / BS, 1, &a, true, &err);
       if (!pg) return err;
       memset(pg->data + size % BS, 0, BS - size % BS);
       cache_set_dirty(&fs->cache, pg, ip, true);
@@ -540,6 +599,40 @@ static void *flusher_main(void *arg) {
   return NULL;
 }
 
+/* The prefetcher thread: reads queued units of compaction inputs into the cache (as
+ * compaction-input pages marked PG_PREFETCHED). A read error is not reported here: the demand
+ * read of the same page meets it again and returns it to its caller. */
+static void *prefetcher_main(void *arg) {
+  ulfs *fs = arg;
+  pthread_mutex_lock(&fs->lock);
+  while (!fs->stopping) {
+    if (fs->pfq_len == 0) {
+      pthread_cond_wait(&fs->prefetch_cv, &fs->lock);
+      continue;
+    }
+    pf_req r = fs->pfq[fs->pfq_head];
+    fs->pfq_head = (fs->pfq_head + 1) % PF_QUEUE;
+    fs->pfq_len--;
+    inode_m *ip = inode_cached(fs, r.ino);
+    if (!ip || ip->nlink == 0) continue; /* removed since the request was queued */
+    cache_acc a = acc_of(ip, ULFS_ROLE_COMPACTION_INPUT, true);
+    (void)fill_range(fs, ip, r.idx, r.idx + r.n, &a);
+  }
+  pthread_mutex_unlock(&fs->lock);
+  return NULL;
+}
+
+static void stop_threads(ulfs *fs) {
+  pthread_mutex_lock(&fs->lock);
+  fs->stopping = true;
+  pthread_cond_signal(&fs->flusher_cv);
+  pthread_cond_signal(&fs->prefetch_cv);
+  pthread_mutex_unlock(&fs->lock);
+  if (fs->flusher_started) pthread_join(fs->flusher, NULL);
+  if (fs->prefetcher_started) pthread_join(fs->prefetcher, NULL);
+  fs->flusher_started = fs->prefetcher_started = false;
+}
+
 /* ================================ mount ================================================ */
 
 static void fs_free(ulfs *fs) {
@@ -565,6 +658,7 @@ static void fs_free(ulfs *fs) {
     }
   }
   cache_destroy(&fs->cache);
+  if (fs->trace) trace_close(fs->trace);
   free(fs->ihash);
   free(fs->ithash);
   free(fs->balloc);
@@ -576,6 +670,7 @@ static void fs_free(ulfs *fs) {
   free(fs->bounce);
   pthread_mutex_destroy(&fs->lock);
   pthread_cond_destroy(&fs->flusher_cv);
+  pthread_cond_destroy(&fs->prefetch_cv);
   free(fs);
 }
 
@@ -606,6 +701,7 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   if (!fs) return -ENOMEM;
   pthread_mutex_init(&fs->lock, NULL);
   pthread_cond_init(&fs->flusher_cv, NULL);
+  pthread_cond_init(&fs->prefetch_cv, NULL);
   fs->dev = dev;
   int rc = sb_read_best(dev, &fs->sb);
   if (rc) goto fail;
@@ -652,7 +748,10 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   fs->alloc_hint = fs->sb.data_start;
 
   uint64_t cb = opts && opts->cache_bytes ? opts->cache_bytes : 64ull << 20;
-  if ((rc = cache_init(&fs->cache, cb, opts ? opts->cache_policy : NULL)) != 0) goto fail;
+  if ((rc = cache_init(&fs->cache, cb / BS, opts ? opts->cache_policy : NULL, true)) != 0)
+    goto fail;
+  if (opts && opts->trace_path && (rc = trace_open(opts->trace_path, &fs->trace)) != 0)
+    goto fail;
   if (dev->ops->register_buffer)
     dev->ops->register_buffer(dev, fs->cache.arena, fs->cache.npages * BS);
   fs->flush_interval_ms = opts && opts->flush_interval_ms ? opts->flush_interval_ms : 1000;
@@ -668,19 +767,21 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
     goto fail;
   }
   fs->flusher_started = true;
+  if (pthread_create(&fs->prefetcher, NULL, prefetcher_main, fs) != 0) {
+    rc = -EAGAIN;
+    goto fail;
+  }
+  fs->prefetcher_started = true;
   *out = fs;
   return 0;
 fail:
+  stop_threads(fs);
   fs_free(fs);
   return rc;
 }
 
 int ulfs_unmount(ulfs *fs) {
-  pthread_mutex_lock(&fs->lock);
-  fs->stopping = true;
-  pthread_cond_signal(&fs->flusher_cv);
-  pthread_mutex_unlock(&fs->lock);
-  if (fs->flusher_started) pthread_join(fs->flusher, NULL);
+  stop_threads(fs);
   int first = 0;
   for (int fd = 0; fd < fs->nfds; fd++) {
     if (!fs->fds[fd].used) continue;
@@ -703,6 +804,11 @@ int ulfs_unmount(ulfs *fs) {
     }
     if (rc == 0) rc = ulfs_dev_flush(fs->dev);
     first = rc;
+  }
+  if (fs->trace) {
+    int rc = trace_close(fs->trace);
+    fs->trace = NULL;
+    if (rc && !first) first = rc;
   }
   pthread_mutex_unlock(&fs->lock);
   fs_free(fs);
@@ -787,7 +893,8 @@ static int close_locked(ulfs *fs, int fd) {
 
 int ulfs_close(ulfs *fs, int fd) { return LOCKED(fs, close_locked(fs, fd)); }
 
-static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, bool wr) {
+static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, bool wr,
+                         int role) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
   int acc = f->flags & O_ACCMODE;
@@ -796,24 +903,30 @@ static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, b
   bool positional = off >= 0;
   uint64_t pos = positional ? (uint64_t)off : f->pos;
   if (wr && !positional && (f->flags & O_APPEND)) pos = f->ip->size;
-  ssize_t r = wr ? do_pwrite(fs, f, buf, len, pos) : do_pread(fs, f, buf, len, pos);
+  if (role < -1 || role >= ULFS_ROLE_COUNT) return -EINVAL;
+  uint8_t r8 = role < 0 ? f->role : (uint8_t)role;
+  ssize_t r = wr ? do_pwrite(fs, f, buf, len, pos) : do_pread(fs, f, buf, len, pos, r8);
   if (r > 0 && !positional) f->pos = pos + (uint64_t)r;
   return r;
 }
 
 ssize_t ulfs_read(ulfs *fs, int fd, void *buf, size_t len) {
-  return LOCKED(fs, rw_locked(fs, fd, buf, len, -1, false));
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, -1, false, -1));
 }
 ssize_t ulfs_write(ulfs *fs, int fd, const void *buf, size_t len) {
-  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, -1, true));
+  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, -1, true, -1));
 }
 ssize_t ulfs_pread(ulfs *fs, int fd, void *buf, size_t len, uint64_t off) {
   if (off > INT64_MAX) return -EINVAL;
-  return LOCKED(fs, rw_locked(fs, fd, buf, len, (int64_t)off, false));
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, (int64_t)off, false, -1));
+}
+
+ssize_t ulfs_pread_as(ulfs *fs, int fd, void *buf, size_t len, uint64_t off, int role) {
+  return LOCKED(fs, rw_locked(fs, fd, buf, len, (int64_t)off, false, role));
 }
 ssize_t ulfs_pwrite(ulfs *fs, int fd, const void *buf, size_t len, uint64_t off) {
   if (off > INT64_MAX) return -EINVAL;
-  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, (int64_t)off, true));
+  return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, (int64_t)off, true, -1));
 }
 
 static int64_t lseek_locked(ulfs *fs, int fd, int64_t off, int whence) {
@@ -913,6 +1026,17 @@ int ulfs_fallocate(ulfs *fs, int fd, int mode, uint64_t off, uint64_t len) {
   return LOCKED(fs, fallocate_locked(fs, fd, mode, off, len));
 }
 
+/* Drops the clean pages of [first, last) of ip; dirty ones stay (C2). */
+static void drop_clean(ulfs *fs, inode_m *ip, uint64_t first, uint64_t last) {
+  if (fs->trace && ip->pages)
+    trace_drop(fs->trace, ip, first,
+               last - first > UINT32_MAX ? UINT32_MAX : (uint32_t)(last - first));
+  for (page *pg = ip->pages, *nx; pg; pg = nx) {
+    nx = pg->inext;
+    if (!pg->dirty && pg->idx >= first && pg->idx < last) cache_remove(&fs->cache, pg, ip, false);
+  }
+}
+
 static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advice) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -927,26 +1051,12 @@ static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advi
       return 0;
     case POSIX_FADV_NOREUSE:
       return 0;
-    case POSIX_FADV_DONTNEED: /* drop clean pages in the range; dirty ones stay (C2) */
-      for (page *pg = ip->pages, *nx; pg; pg = nx) {
-        nx = pg->inext;
-        if (!pg->dirty && pg->idx >= first && pg->idx < last) cache_remove(&fs->cache, pg, ip);
-      }
+    case POSIX_FADV_DONTNEED:
+      drop_clean(fs, ip, first, last);
       return 0;
     case POSIX_FADV_WILLNEED: {
-      uint64_t eof = (ip->size + BS - 1) / BS;
-      if (last > eof) last = eof;
-      uint64_t cap = fs->cache.npages / 2; /* never let a hint flush the whole cache */
-      for (uint64_t i = first; i < last && i - first < cap; i += BOUNCE_PAGES) {
-        uint64_t n = last - i < BOUNCE_PAGES ? last - i : BOUNCE_PAGES;
-        for (uint64_t k = 0; k < n; k++) {
-          if (cache_lookup(&fs->cache, ip->ino, i + k)) continue;
-          int rc = fill_pages(fs, ip, i + k, n - k);
-          if (rc) return rc;
-          break;
-        }
-      }
-      return 0;
+      cache_acc a = acc_of(ip, f->role, false);
+      return fill_range(fs, ip, first, last, &a);
     }
     default:
       return -EINVAL;
@@ -1175,3 +1285,74 @@ static int counters_locked(ulfs *fs, ulfs_counters *c) {
 }
 
 void ulfs_get_counters(ulfs *fs, ulfs_counters *c) { (void)LOCKED(fs, counters_locked(fs, c)); }
+
+/* ================================ cache hints and counters ============================= */
+
+/* commit: only turn a TMP file into OTHER (ulfs_hint_commit). */
+static int hint_path_locked(ulfs *fs, const char *path, int kind, int level, bool commit) {
+  if (kind < 0 || kind >= ULFS_KIND_COUNT || level < 0 || level > (int)ULFS_LEVEL_NONE)
+    return -EINVAL;
+  inode_m *ip;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  if (rc) return rc;
+  if (commit && ip->kind != ULFS_KIND_TMP) return 0;
+  ip->kind = (uint8_t)kind;
+  ip->level = (uint8_t)level;
+  /* cached pages count under the new hint; their policy list stays until they are reused */
+  for (page *pg = ip->pages; pg; pg = pg->inext) {
+    pg->kind = ip->kind;
+    pg->level = ip->level;
+  }
+  return 0;
+}
+
+int ulfs_hint_path(ulfs *fs, const char *path, int kind, int level) {
+  return LOCKED(fs, hint_path_locked(fs, path, kind, level, false));
+}
+
+static int drop_cache_locked(ulfs *fs, const char *path) {
+  inode_m *ip;
+  int rc = walk(fs, path, false, &ip, NULL, NULL);
+  if (rc) return rc;
+  if (S_ISDIR(ip->mode)) return -EISDIR;
+  drop_clean(fs, ip, 0, UINT64_MAX);
+  return 0;
+}
+
+int ulfs_drop_cache(ulfs *fs, const char *path) { return LOCKED(fs, drop_cache_locked(fs, path)); }
+
+int ulfs_hint_commit(ulfs *fs, const char *path) {
+  return LOCKED(fs, hint_path_locked(fs, path, ULFS_KIND_OTHER, (int)ULFS_LEVEL_NONE, true));
+}
+
+static int hint_fd_locked(ulfs *fs, int fd, int role) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  if (role < 0 || role >= ULFS_ROLE_COUNT) return -EINVAL;
+  f->role = (uint8_t)role;
+  f->pf_end = 0;
+  return 0;
+}
+
+int ulfs_hint_fd(ulfs *fs, int fd, int role) { return LOCKED(fs, hint_fd_locked(fs, fd, role)); }
+
+static int cache_stats_locked(ulfs *fs, ulfs_cache_stats *st) {
+  *st = fs->cache.st;
+  memset(st->list_pages, 0, sizeof st->list_pages);
+  if (fs->cache.pol->describe) fs->cache.pol->describe(fs->cache.polstate, st);
+  st->dirty_writebacks = atomic_load(&fs->c_writebacks);
+  return 0;
+}
+
+void ulfs_get_cache_stats(ulfs *fs, ulfs_cache_stats *st) {
+  (void)LOCKED(fs, cache_stats_locked(fs, st));
+}
+
+const char *ulfs_cache_policy(ulfs *fs) { return fs->cache.pol->name; }
+
+const char *ulfs_cache_list_name(ulfs *fs, unsigned i) {
+  const char *const *l = fs->cache.pol->lists;
+  for (unsigned k = 0; k < i; k++)
+    if (!l[k]) return NULL;
+  return l[i];
+}

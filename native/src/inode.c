@@ -206,7 +206,11 @@ static void inode_encode(const inode_m *ip, uint8_t *s, uint64_t xblk) {
   }
 }
 
+/* Also gives the in-memory inode its trace file id and the default hints. */
 static void inode_hash_insert(ulfs *fs, inode_m *ip) {
+  ip->kind = ULFS_KIND_OTHER;
+  ip->level = ULFS_LEVEL_NONE;
+  ip->fid = ++fs->next_fid;
   size_t h = ip->ino % fs->nihash;
   ip->hnext = fs->ihash[h];
   fs->ihash[h] = ip;

@@ -137,37 +137,80 @@ typedef struct inode_m {
   int wb_err;      /* first write-back error since the last fsync (negative errno) */
   page *pages;     /* cached pages of this file (list through page.inext) */
   uint64_t ndirty;
+  uint8_t kind, level; /* cache hints (ulfs_hint_path); not persisted */
+  uint32_t fid;        /* file id in the access trace: unique per in-memory inode of a mount */
   struct inode_m *hnext;
 } inode_m;
 
+/* Hash of a cached page's identity (cache and ARC ghost tables). */
+static inline uint64_t cache_hash64(uint64_t ino, uint64_t idx) {
+  uint64_t h = ino * 0x9E3779B97F4A7C15ull ^ (idx + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+  return h ^ (h >> 29);
+}
+
 /* ---- page cache -------------------------------------------------------------------------- */
+/* Page flags (page.flags), set from the access that brought the page in (docs/ulfs.md "Page
+ * cache policies"). */
+#define PG_PREFETCHED 0x1 /* read by the prefetcher and not yet used by a demand read */
+#define PG_COMPACT_IN 0x2 /* brought in by a compaction-input read */
+#define PG_OUTPUT 0x4     /* written by a flush or compaction output stream */
+#define PG_SPARED 0x8     /* lsm-arc rule d has spared it once */
+
 struct page {
   uint64_t ino, idx;
   uint8_t *data;
   bool dirty, valid;
+  uint8_t kind, level; /* ulfs_file_kind and level of the file when the page was inserted */
+  uint8_t flags;       /* PG_* */
+  uint8_t list;        /* owned by the policy: which of its lists holds the page */
   int64_t dirtied_ns;
   page *hnext;          /* hash chain */
   page *inext, *iprev;  /* per-inode list */
   page *pnext, *pprev;  /* owned by the policy */
 };
 
-/* The replacement policy interface: the cache calls these with the cache lock held. A policy
- * keeps every resident page it was told about until on_remove, and victim() returns a page the
- * cache may evict (the cache skips dirty pages by calling victim_next). */
+/* One page access as the policy sees it: the file's hint and the stream's role. */
+typedef struct cache_acc {
+  uint8_t kind, level, role; /* ulfs_file_kind, level (ULFS_LEVEL_NONE), ulfs_stream_role */
+  bool prefetch;             /* the access is the prefetcher's, not a demand access */
+} cache_acc;
+
+/* The replacement policy interface: the cache calls these with the cache lock held, each in O(1)
+ * (victim_next is O(1) per step). A policy keeps every resident page it was told about until
+ * on_remove. Order of calls for a miss: on_miss (the policy may adapt itself and trim its
+ * history), then victim_next walks while a frame is needed, on_remove(evicted=true) for the
+ * victim, then on_insert for the new page. */
 typedef struct cache_policy_ops {
   const char *name;
+  /* names of the lists counted in ulfs_cache_stats.evictions, NULL-terminated */
+  const char *const *lists;
   void *(*create)(size_t npages);
   void (*destroy)(void *p);
-  void (*on_insert)(void *p, page *pg);
-  void (*on_hit)(void *p, page *pg);
-  void (*on_remove)(void *p, page *pg);
+  void (*on_miss)(void *p, uint64_t ino, uint64_t idx, const cache_acc *a); /* may be NULL */
+  void (*on_insert)(void *p, page *pg, const cache_acc *a);
+  void (*on_hit)(void *p, page *pg, const cache_acc *a);
+  /* evicted: the page leaves because it was chosen as a victim (not a truncate or unlink) */
+  void (*on_remove)(void *p, page *pg, bool evicted);
   /* Walks eviction candidates from the best one: prev NULL starts the walk. */
   page *(*victim_next)(void *p, page *prev);
+  /* Adaptive state for the counters (ARC's p and list sizes); may be NULL. */
+  void (*describe)(void *p, ulfs_cache_stats *st);
 } cache_policy_ops;
-extern const cache_policy_ops ulfs_policy_lru;
+extern const cache_policy_ops ulfs_policy_lru, ulfs_policy_lru_level, ulfs_policy_arc,
+    ulfs_policy_lsm_arc;
+/* The LSM-ARC rules (cache_arc.c); lsm-arc applies all of them. The simulator switches single
+ * rules off on an lsm-arc cache to measure what each contributes (ulfs-cachesim --ablate). */
+#define CACHE_LSM_RULE_A 0x1u /* compaction inputs: T1, never promoted, no ghosts */
+#define CACHE_LSM_RULE_B 0x2u /* flush and upper-level compaction outputs into T2 */
+#define CACHE_LSM_RULE_C 0x4u /* WAL pages on their own list */
+#define CACHE_LSM_RULE_D 0x8u /* spare T1's compaction-output or prefetched tail once */
+#define CACHE_LSM_RULES 0xFu
+void cache_lsm_arc_set_rules(void *polstate, unsigned rules);
+/* The policy named `name` (ulfs_mount_opts.cache_policy), NULL when unknown. */
+const cache_policy_ops *cache_policy_by_name(const char *name);
 
 typedef struct cache {
-  uint8_t *arena;
+  uint8_t *arena; /* NULL for a metadata-only cache (the simulator) */
   page *pages;
   size_t npages;
   page *free_list;
@@ -176,18 +219,38 @@ typedef struct cache {
   const cache_policy_ops *pol;
   void *polstate;
   size_t resident, dirty;
+  ulfs_cache_stats st; /* counters; reads and updates under the cache's lock */
 } cache;
 
-int cache_init(cache *c, size_t bytes, const char *policy);
+/* with_data false: frames have no data buffer (trace simulation). */
+int cache_init(cache *c, size_t npages, const char *policy, bool with_data);
 void cache_destroy(cache *c);
 page *cache_lookup(cache *c, uint64_t ino, uint64_t idx);
-/* Returns a free page frame, evicting a clean page if needed; NULL when all pages are dirty. */
+/* Returns a free page frame or NULL; see cache_evict. */
 page *cache_take_frame(cache *c);
-void cache_insert(cache *c, page *pg, inode_m *ip);
+/* Records a demand access that found `pg` (counts the hit, tells the policy). */
+void cache_hit(cache *c, page *pg, const cache_acc *a);
+/* Records a demand miss of (ino, idx) (counts it, tells the policy) before frames are taken. */
+void cache_miss(cache *c, uint64_t ino, uint64_t idx, const cache_acc *a);
+/* The policy's first clean victim, NULL when none; *first_dirty gets the first dirty candidate
+ * met on the way (NULL when none). */
+page *cache_victim(cache *c, page **first_dirty);
+/* Inserts a filled frame for (pg->ino, pg->idx) with the access's kind, level and flags. */
+void cache_insert(cache *c, page *pg, inode_m *ip, const cache_acc *a);
 /* Returns a frame from cache_take_frame that was never inserted. */
 void cache_remove_frame(cache *c, page *pg);
-void cache_remove(cache *c, page *pg, inode_m *ip);
+void cache_remove(cache *c, page *pg, inode_m *ip, bool evicted);
 void cache_set_dirty(cache *c, page *pg, inode_m *ip, bool dirty);
+/* One demand access to page idx of ip in a metadata-only cache (simulator, policy tests): the
+ * hit or the miss with its eviction and insertion, exactly as the file system drives them;
+ * owner(ctx, ino) names the inode of a victim. Returns the page, NULL when every resident page
+ * is dirty. */
+page *cache_sim_access(cache *c, inode_m *ip, uint64_t idx, const cache_acc *a, bool *hit,
+                       inode_m *(*owner)(void *ctx, uint64_t ino), void *ctx);
+/* Belady's OPT (cache_opt.c) over n page references keys[] with `frames` frames: counts the
+ * misses and the misses of references with is_read set. */
+int cache_opt_misses(const uint64_t *keys, const bool *is_read, size_t n, size_t frames,
+                     uint64_t *read_misses, uint64_t *misses);
 
 /* ---- the mounted file system ------------------------------------------------------------- */
 typedef struct fdesc {
@@ -196,7 +259,14 @@ typedef struct fdesc {
   int flags;
   int advice;
   bool used;
+  uint8_t role;    /* ulfs_stream_role (ulfs_hint_fd) */
+  uint64_t pf_end; /* compaction input: first page index not yet handed to the prefetcher */
 } fdesc;
+
+/* One prefetch request: a 1 MB unit of a compaction input. */
+typedef struct pf_req { uint64_t ino, idx, n; } pf_req;
+#define PF_QUEUE 64u
+#define PF_UNIT_PAGES (1048576u / BS)
 
 typedef struct txn_blk { uint64_t blk; uint8_t *img; } txn_blk;
 typedef struct txn {
@@ -226,9 +296,13 @@ struct ulfs {
   fdesc *fds;
   int nfds;
   uint32_t flush_interval_ms;
-  pthread_t flusher;
-  pthread_cond_t flusher_cv;
-  bool stopping, flusher_started;
+  pthread_t flusher, prefetcher;
+  pthread_cond_t flusher_cv, prefetch_cv;
+  bool stopping, flusher_started, prefetcher_started;
+  pf_req pfq[PF_QUEUE]; /* ring of prefetch requests */
+  unsigned pfq_head, pfq_len;
+  uint32_t next_fid;
+  struct trace *trace; /* NULL unless ulfs_mount_opts.trace_path */
   uint8_t *bounce; /* BOUNCE_PAGES aligned pages for batched I/O */
   int broken;      /* first metadata I/O error: the file system refuses changes after it */
   _Atomic uint64_t c_hits, c_misses, c_evictions, c_writebacks, c_wb_errors;
@@ -291,6 +365,20 @@ void dir_free(dir_m *d);
 int dir_parse_block(const uint8_t *blk, int (*fn)(void *arg, const char *name, size_t nlen,
                                                   uint64_t ino, uint8_t type),
                     void *arg);
+
+/* access trace (trace.c, docs/format/ulfs-trace.md) */
+typedef struct trace trace;
+#define TRACE_OP_WRITE 0x1 /* record op bits (docs/format/ulfs-trace.md) */
+#define TRACE_OP_HIT 0x2
+#define TRACE_OP_DROP 0x4
+int trace_open(const char *path, trace **out);
+/* Appends one demand access; write errors stop the trace (logged once). */
+void trace_access(trace *t, const inode_m *ip, uint64_t idx, const cache_acc *a, bool write,
+                  bool hit);
+/* Appends a drop: pages [idx, idx + n) of ip left the cache by unlink, truncate or DONTNEED
+ * (n = UINT32_MAX: to the end of the file). */
+void trace_drop(trace *t, const inode_m *ip, uint64_t idx, uint32_t n);
+int trace_close(trace *t);
 
 /* data path (fs.c) */
 int inode_writeback(ulfs *fs, inode_m *ip);

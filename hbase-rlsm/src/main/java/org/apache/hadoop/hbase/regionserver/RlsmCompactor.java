@@ -14,6 +14,8 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
 import org.apache.hadoop.hbase.regionserver.throttle.ThroughputControlUtil;
 import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
+import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileWriter;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
@@ -113,7 +115,9 @@ final class RlsmCompactor {
     InternalScanner scanner = null;
     String throttleName = ThroughputControlUtil.getNameForThrottling(store, "compaction");
     tc.start(throttleName);
-    try {
+    // RLSM shares one reader per file between user scans and compactions: the inputs are read
+    // as compaction inputs through this thread's role (prefetched, kept out of T2 by lsm-arc)
+    try (CacheHints.Scope role = CacheHints.enter(StreamRole.COMPACTION_INPUT)) {
       for (int i = 0; i < inputs.size(); i++) {
         HStoreFile f = inputs.get(i);
         List<byte[][]> ranges = plan.inputs().get(f.getPath().getName());

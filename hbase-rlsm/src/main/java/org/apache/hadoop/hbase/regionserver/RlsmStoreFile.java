@@ -10,6 +10,8 @@ import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
+import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
@@ -57,6 +59,9 @@ public class RlsmStoreFile extends HStoreFile {
       info.initHDFSBlocksDistribution();
       RlsmFileReader file = RlsmFileReader.open(info.getFileSystem(), info.getPath());
       try {
+        // hints are not persisted: a file opened after a restart is told its kind again
+        FileRole r = file.trailer().role();
+        CacheHints.hintFile(info.getFileSystem(), info.getPath(), FileKind.of(r), r.level());
         String name = file.getPath().toString();
         compactedStoreFiles =
           Collections.unmodifiableSet(new HashSet<>(file.meta().getStringList(name,

@@ -11,6 +11,9 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
+import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.PrivateCellUtil;
@@ -189,6 +192,11 @@ public final class RlsmFileWriter implements Closeable {
     boolean ok = false;
     FSDataOutputStream out = fs.create(path, false);
     try {
+      // the page cache learns the file's kind and level, and whether a flush or a compaction
+      // writes it (no-op unless the file system takes hints, see CacheHints)
+      CacheHints.hintFile(fs, path, FileKind.of(role), role.level());
+      CacheHints.hintStream(out,
+        role == FileRole.FLUSH ? StreamRole.FLUSH_OUTPUT : StreamRole.COMPACTION_OUTPUT);
       for (PendingRow r : rows) {
         out.write(r.record);
         dataCrc.update(r.record, 0, r.record.length);

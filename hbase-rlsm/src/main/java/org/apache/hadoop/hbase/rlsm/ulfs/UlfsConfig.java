@@ -38,6 +38,21 @@ public final class UlfsConfig {
   public static final String CACHE_BYTES_KEY = "fs.ulfs.cache.bytes";
   public static final long DEFAULT_CACHE_BYTES = 128L << 20;
 
+  /**
+   * Page cache replacement policy: lru, lru-level (one LRU per LSM level), arc, or lsm-arc (ARC
+   * with the LSM rules; docs/ulfs.md "Page cache policies").
+   */
+  public static final String CACHE_POLICY_KEY = "fs.ulfs.cache.policy";
+  public static final String DEFAULT_CACHE_POLICY = "lru";
+  static final String[] CACHE_POLICIES = { "lru", "lru-level", "arc", "lsm-arc" };
+
+  /**
+   * When set, every page access is recorded to this file (docs/format/ulfs-trace.md) for
+   * ulfs-cachesim; empty: no trace. The file is overwritten at mount.
+   */
+  public static final String CACHE_TRACE_KEY = "fs.ulfs.cache.trace";
+  public static final String DEFAULT_CACHE_TRACE = "";
+
   /** Period of the flusher thread that writes back dirty pages and commits their metadata. */
   public static final String FLUSH_INTERVAL_MS_KEY = "fs.ulfs.flush.interval.ms";
   public static final int DEFAULT_FLUSH_INTERVAL_MS = 1000;
@@ -58,6 +73,17 @@ public final class UlfsConfig {
   static final int BACKEND_MEMORY = 0;
   static final int BACKEND_POSIX = 1;
   static final int BACKEND_IO_URING = 2;
+
+  static String cachePolicy(Configuration conf) {
+    String p = conf.getTrimmed(CACHE_POLICY_KEY, DEFAULT_CACHE_POLICY).toLowerCase(Locale.ROOT);
+    for (String known : CACHE_POLICIES) {
+      if (known.equals(p)) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException(
+      CACHE_POLICY_KEY + " must be one of " + String.join(", ", CACHE_POLICIES) + " but was " + p);
+  }
 
   static int backendCode(Configuration conf) {
     String b = conf.getTrimmed(BACKEND_KEY, DEFAULT_BACKEND).toLowerCase(Locale.ROOT);

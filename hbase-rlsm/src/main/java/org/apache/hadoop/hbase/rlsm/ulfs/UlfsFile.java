@@ -3,6 +3,8 @@ package org.apache.hadoop.hbase.rlsm.ulfs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 
 /**
  * Java peer of an open ulfs descriptor (bridge: native/jni/UlfsFile.c). Holds a reference on
@@ -63,10 +65,19 @@ final class UlfsFile implements AutoCloseable {
     }
   }
 
-  /** Reads up to len bytes at pos into buf[off..]; returns the count, 0 at end of file. */
+  /**
+   * Reads up to len bytes at pos into buf[off..]; returns the count, 0 at end of file. The read
+   * carries the calling thread's cache role ({@link CacheHints#enter}), if it set one.
+   */
   int pread(ByteBuffer buf, int off, int len, long pos) throws IOException {
     checkDirect(buf, off, len);
-    return nativePread(handle, fd, buf, off, len, pos);
+    StreamRole role = CacheHints.threadRole();
+    return nativePread(handle, fd, buf, off, len, pos, role == null ? -1 : role.code());
+  }
+
+  /** Sets the cache role of this descriptor's accesses. */
+  void hintRole(StreamRole role) throws IOException {
+    nativeHintRole(handle, fd, role.code());
   }
 
   /** Writes buf[off..off+len) at the descriptor's offset (the end, when opened to append). */
@@ -109,7 +120,9 @@ final class UlfsFile implements AutoCloseable {
   }
 
   private static native int nativePread(long h, int fd, ByteBuffer buf, int off, int len,
-    long pos) throws IOException;
+    long pos, int role) throws IOException;
+
+  private static native void nativeHintRole(long h, int fd, int role) throws IOException;
 
   private static native void nativeWrite(long h, int fd, ByteBuffer buf, int off, int len)
     throws IOException;

@@ -19,6 +19,8 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hbase.rlsm.cachehint.CacheHintSink;
+import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
 
@@ -32,8 +34,13 @@ import org.apache.hadoop.util.Progressable;
  * when it is empty (recursive deletes remove entries one by one); create makes missing parents;
  * append is supported; permissions are stored (owner bits are checked by access) but there is
  * one owner, the process user.
+ *
+ * <p>Cache hints: files created under HBase's WAL and recovered-edits directories are hinted WAL
+ * and files under a {@code .tmp} directory TMP ({@link UlfsPathClassifier}); a rename out of
+ * {@code .tmp} ends TMP; a rename into HBase's {@code archive/} drops the file's cached pages;
+ * {@link #hintFile} takes the engine's finer hints.
  */
-public class UlfsFileSystem extends FileSystem {
+public class UlfsFileSystem extends FileSystem implements CacheHintSink {
   public static final String SCHEME = "ulfs";
   private static final URI ROOT_URI = URI.create(SCHEME + ":///");
 
@@ -68,6 +75,15 @@ public class UlfsFileSystem extends FileSystem {
   /** The mount behind this file system (for counters and tests). */
   public UlfsMount getMount() {
     return mount;
+  }
+
+  @Override
+  public void hintFile(Path path, FileKind kind, int level) throws IOException {
+    try {
+      mount.hintPath(pathOf(path), kind.code(), level);
+    } catch (UlfsException e) {
+      throw translate(e, path);
+    }
   }
 
   /** The absolute ulfs path of p. */
@@ -177,6 +193,15 @@ public class UlfsFileSystem extends FileSystem {
     } catch (UlfsException e) {
       throw translate(e, f);
     }
+    FileKind kind = UlfsPathClassifier.classify(p);
+    if (kind != null) {
+      try {
+        mount.hintPath(p, kind.code(), FileKind.NO_LEVEL);
+      } catch (IOException e) {
+        file.close();
+        throw e;
+      }
+    }
     return new FSDataOutputStream(
       new UlfsOutputStream(file, bufSize > 0 ? bufSize : bufferSize), statistics);
   }
@@ -252,6 +277,17 @@ public class UlfsFileSystem extends FileSystem {
     }
     try {
       mount.rename(s, d);
+      if (!isDir(sst)) {
+        FileKind kind = UlfsPathClassifier.classify(d);
+        if (kind == FileKind.WAL) {
+          mount.hintPath(d, kind.code(), FileKind.NO_LEVEL); // e.g. a WAL archived to oldWALs
+        } else if (kind == null) {
+          mount.hintCommit(d); // a temporary output reached its final name
+        }
+        if (UlfsPathClassifier.isArchive(d)) {
+          mount.dropCache(d); // a compacted store file: the store never reads it again
+        }
+      }
       return true;
     } catch (UlfsException e) {
       if (e.errno() == UlfsException.ENOENT || e.errno() == UlfsException.EINVAL

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanSetDropBehind;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRoleHint;
 import org.apache.hadoop.fs.CanSetReadahead;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
@@ -17,8 +19,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * move the stream position, so they may run concurrently with each other and with sequential
  * reads. Drop-behind and readahead are passed to the ulfs page cache as fadvise hints.
  */
-final class UlfsInputStream extends FSInputStream
-  implements ByteBufferReadable, CanSetDropBehind, CanSetReadahead, StreamCapabilities {
+final class UlfsInputStream extends FSInputStream implements ByteBufferReadable,
+  CanSetDropBehind, CanSetReadahead, StreamCapabilities, StreamRoleHint {
   private static final int PREAD_BUFFER = 128 << 10;
   private static final ThreadLocal<ByteBuffer> PREAD_BUF =
     ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(PREAD_BUFFER));
@@ -207,9 +209,23 @@ final class UlfsInputStream extends FSInputStream
     return (int) Math.min(Integer.MAX_VALUE, Math.max(inBuf, left));
   }
 
+  /**
+   * HBase asks for drop-behind on the streams of compaction inputs (HStoreFile.createStreamReader
+   * with hbase.hfile.drop.behind.compaction): such a stream reads as a compaction input, so the
+   * cache prefetches it and keeps its pages out of T2.
+   */
   @Override
-  public synchronized void setDropBehind(Boolean drop) {
+  public synchronized void setDropBehind(Boolean drop) throws IOException {
+    boolean was = dropBehind;
     dropBehind = drop != null && drop;
+    if (dropBehind != was) {
+      file.hintRole(dropBehind ? StreamRole.COMPACTION_INPUT : StreamRole.USER);
+    }
+  }
+
+  @Override
+  public void setStreamRole(StreamRole role) throws IOException {
+    file.hintRole(role);
   }
 
   @Override

@@ -36,6 +36,8 @@ public final class UlfsMount {
   public static UlfsMount acquire(Configuration conf) throws IOException {
     NativeLoader.load();
     int backend = UlfsConfig.backendCode(conf);
+    String policy = UlfsConfig.cachePolicy(conf);
+    String trace = conf.getTrimmed(UlfsConfig.CACHE_TRACE_KEY, UlfsConfig.DEFAULT_CACHE_TRACE);
     String device = conf.getTrimmed(UlfsConfig.DEVICE_KEY, "");
     long bytes = conf.getLong(UlfsConfig.DEVICE_BYTES_KEY, UlfsConfig.DEFAULT_DEVICE_BYTES);
     String key = backend == UlfsConfig.BACKEND_MEMORY ? "memory:" + bytes : device;
@@ -80,7 +82,8 @@ public final class UlfsMount {
       try {
         h = nativeMount(device, backend, flags, bytes,
           conf.getLong(UlfsConfig.CACHE_BYTES_KEY, UlfsConfig.DEFAULT_CACHE_BYTES),
-          conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS));
+          conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS),
+          policy, trace.isEmpty() ? null : trace);
       } catch (UlfsException e) {
         if (e.errno() == UlfsException.EINVAL || e.errno() == UlfsException.EPROTONOSUPPORT) {
           throw new IOException(device + " is not a ulfs device of a supported format version "
@@ -91,7 +94,8 @@ public final class UlfsMount {
       }
       current = new UlfsMount(h, key);
       current.refs = 1;
-      LOG.info("Mounted ulfs device {} ({})", key, current.description);
+      LOG.info("Mounted ulfs device {} ({}, cache policy {}{})", key, current.description,
+        policy, trace.isEmpty() ? "" : ", access trace " + trace);
       return current;
     }
   }
@@ -117,7 +121,7 @@ public final class UlfsMount {
         return;
       }
       current = null;
-      LOG.info("Unmounting ulfs device {}", device);
+      LOG.info("Unmounting ulfs device {}: {}", device, cacheStats());
       nativeUnmount(handle);
     }
   }
@@ -184,11 +188,31 @@ public final class UlfsMount {
     return out;
   }
 
+  /** Page cache counters: per file kind and level, prefetcher, evictions per policy list. */
+  public UlfsCacheStats cacheStats() {
+    long[] out = new long[UlfsCacheStats.LENGTH];
+    nativeCacheStats(handle, out);
+    return new UlfsCacheStats(nativeCachePolicy(handle), nativeCacheLists(handle), out);
+  }
+
+  void hintPath(String path, int kind, int level) throws IOException {
+    nativeHintPath(handle, path, kind, level);
+  }
+
+  void hintCommit(String path) throws IOException {
+    nativeHintCommit(handle, path);
+  }
+
+  void dropCache(String path) throws IOException {
+    nativeDropCache(handle, path);
+  }
+
   private static native void nativeFormat(String device, long bytes, long inodes)
     throws IOException;
 
   private static native long nativeMount(String device, int backend, int flags, long memBytes,
-    long cacheBytes, int flushIntervalMs) throws IOException;
+    long cacheBytes, int flushIntervalMs, String cachePolicy, String tracePath)
+    throws IOException;
 
   private static native void nativeUnmount(long handle) throws IOException;
 
@@ -213,4 +237,17 @@ public final class UlfsMount {
   private static native void nativeStatfs(long handle, long[] out) throws IOException;
 
   private static native void nativeCounters(long handle, long[] out);
+
+  private static native void nativeCacheStats(long handle, long[] out);
+
+  private static native String nativeCachePolicy(long handle);
+
+  private static native String[] nativeCacheLists(long handle);
+
+  private static native void nativeHintPath(long handle, String path, int kind, int level)
+    throws IOException;
+
+  private static native void nativeHintCommit(long handle, String path) throws IOException;
+
+  private static native void nativeDropCache(long handle, String path) throws IOException;
 }

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.Locale;
+import org.apache.hadoop.fs.CanSetDropBehind;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRoleHint;
 
 /**
  * Output stream over a ulfs descriptor, buffered in one direct buffer. {@link #hflush()} moves
@@ -15,7 +18,8 @@ import org.apache.hadoop.fs.Syncable;
  * returning. {@link #close()} flushes and makes the file durable. All methods are synchronized:
  * HBase's WAL calls hflush/hsync from sync threads while another thread appends.
  */
-final class UlfsOutputStream extends OutputStream implements Syncable, StreamCapabilities {
+final class UlfsOutputStream extends OutputStream
+  implements Syncable, StreamCapabilities, CanSetDropBehind, StreamRoleHint {
   private final UlfsFile file;
   private final ByteBuffer buf;
   private boolean closed;
@@ -82,9 +86,26 @@ final class UlfsOutputStream extends OutputStream implements Syncable, StreamCap
     file.fsync();
   }
 
+  /**
+   * HBase's HFile writer asks for drop-behind on compaction outputs
+   * (HFile.WriterFactory.withShouldDropCacheBehind): such a stream writes as a compaction output.
+   */
+  @Override
+  public synchronized void setDropBehind(Boolean drop) throws IOException {
+    if (drop != null && drop) {
+      file.hintRole(StreamRole.COMPACTION_OUTPUT);
+    }
+  }
+
+  @Override
+  public void setStreamRole(StreamRole role) throws IOException {
+    file.hintRole(role);
+  }
+
   @Override
   public boolean hasCapability(String capability) {
     switch (capability.toLowerCase(Locale.ROOT)) {
+      case StreamCapabilities.DROPBEHIND:
       case StreamCapabilities.HFLUSH:
       case StreamCapabilities.HSYNC:
         return true;

@@ -13,7 +13,12 @@
  * side throws (negative errno codes become it in one place, {@code native/jni/jni_util.c});</li>
  * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsFileSystem} adds Hadoop semantics (which
  * Hadoop exception a missing path or an existing target raises, recursive mkdirs and delete,
- * rename into directories).</li>
+ * rename into directories), and is the {@code CacheHintSink} of the engine's cache hints;</li>
+ * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsPathClassifier} names the kind of HBase files
+ * by path (WAL, temporary output, archived);
+ * {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsCacheStats} is a snapshot of the page cache
+ * counters; {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsConfig} holds every key, including the
+ * cache policy and the access trace.</li>
  * </ul>
  *
  * <p>Invariants:
@@ -27,6 +32,7 @@
  * shared), but not durable. Closing an output stream makes the file durable.</li>
  * <li>Namespace operations (create, mkdir, rename, delete of one entry) are atomic and durable
  * when they return; a recursive delete is a sequence of such operations.</li>
+ * <li>Cache hints (kinds, levels, stream roles) never change what a read returns.</li>
  * </ul>
  */
 package org.apache.hadoop.hbase.rlsm.ulfs;
