@@ -12,7 +12,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HConstants;
-import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.regionserver.HRegionFileSystem;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
@@ -193,6 +192,10 @@ public final class StoreVerifier {
         }
       }
     }
+    if (roles.containsValue(null)) {
+      // An unreadable file may be the newest manifest: which files are orphans is then unknown.
+      return;
+    }
     for (Map.Entry<String, FileRole> e : roles.entrySet()) {
       if (!listed.contains(e.getKey())
         && (e.getValue() == FileRole.SEGMENT || e.getValue() == FileRole.MANIFEST)) {
@@ -208,7 +211,7 @@ public final class StoreVerifier {
   }
 
   /**
-   * Checks one file; records its role in {@code roles} (null role: unreadable or not RLSM) and
+   * Checks one file; records its role in {@code roles} (null role: unreadable) and
    * returns the open reader of a sound RLSM file, or null.
    */
   private RlsmFileReader verifyFile(Path p, Map<String, FileRole> roles) throws IOException {
@@ -217,16 +220,14 @@ public final class StoreVerifier {
     if (roles != null) {
       roles.put(name, null);
     }
-    if (!RlsmFileFormat.isRlsmFile(fs, p)) {
-      if (!HFile.isHFileFormat(fs, p)) {
-        long len = fs.getFileStatus(p).getLen();
-        damage(p.toString(), Math.max(0, len - 8), "neither an RLSM file (no trailer magic"
-          + " RLSMFILE in the last 8 of " + len + " bytes) nor an HFile");
-      }
-      return null;
-    }
     RlsmFileReader r;
     try {
+      if (!RlsmFileFormat.isRlsmFileElseHFile(fs, p)) {
+        if (roles != null) {
+          roles.remove(name); // a bulk-loaded HFile: Level-0, never a manifest member
+        }
+        return null;
+      }
       r = RlsmFileReader.open(fs, p);
     } catch (RlsmCorruptionException e) {
       damage(e.getFile(), e.getOffset(), e.getMessage());
