@@ -2,7 +2,6 @@ package org.apache.hadoop.hbase.rlsm.tool;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -79,25 +78,22 @@ public final class StoreVerifier {
       }
     } else if (fs.exists(new Path(p, HRegionFileSystem.REGION_INFO_FILE))) {
       verifyRegion(p);
-    } else if (Arrays.stream(fs.listStatus(p)).anyMatch(s -> s.isDirectory()
-      && existsQuietly(new Path(s.getPath(), HRegionFileSystem.REGION_INFO_FILE)))) {
+    } else {
+      List<Path> regions = new ArrayList<>();
       for (FileStatus s : fs.listStatus(p)) {
-        if (s.isDirectory() && fs.exists(new Path(s.getPath(), HRegionFileSystem.REGION_INFO_FILE))) {
-          verifyRegion(s.getPath());
+        if (s.isDirectory()
+          && fs.exists(new Path(s.getPath(), HRegionFileSystem.REGION_INFO_FILE))) {
+          regions.add(s.getPath());
         }
       }
-    } else {
-      verifyStore(p);
+      if (regions.isEmpty()) {
+        verifyStore(p);
+      }
+      for (Path region : regions) {
+        verifyRegion(region);
+      }
     }
     return this;
-  }
-
-  private boolean existsQuietly(Path p) {
-    try {
-      return fs.exists(p);
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   private void verifyRegion(Path region) throws IOException {

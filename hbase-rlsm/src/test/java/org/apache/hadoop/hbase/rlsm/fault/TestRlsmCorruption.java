@@ -55,7 +55,7 @@ public class TestRlsmCorruption {
    * A closed region whose store holds one Level-0 file, one Level-1 segment and a manifest;
    * returns the store's RLSM files by role.
    */
-  static Map<FileRole, Path> buildLayout(CrashableRegion cr) throws IOException {
+  public static Map<FileRole, Path> buildLayout(CrashableRegion cr) throws IOException {
     HRegion r = cr.open();
     for (int f = 0; f < 4; f++) {
       for (int i = f; i < 300; i += 1 + f) {
@@ -159,7 +159,8 @@ public class TestRlsmCorruption {
           continue;
         }
         for (boolean page : new boolean[] { false, true }) {
-          String ctx = e.getKey() + " " + names[s] + (page ? " zeroed 4 KiB page" : " flipped byte");
+          String ctx =
+            e.getKey() + " " + names[s] + (page ? " zeroed 4 KiB page" : " flipped byte");
           cr.restoreSnapshot();
           long at = sections[s].offset() + sections[s].length() / 2;
           damage(local, at, page);

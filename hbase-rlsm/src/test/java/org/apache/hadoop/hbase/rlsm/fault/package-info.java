@@ -1,8 +1,10 @@
 /**
- * Fault injection for durability tests: {@link org.apache.hadoop.hbase.rlsm.fault.FaultInjectingFileSystem}
- * (scheme {@code faultfs}) is the local file system with a record of what each file had made
- * durable (hflush, hsync, close), a simulated crash that drops or truncates everything else, and
- * an {@code IOException} at the k-th operation of chosen kinds.
+ * Fault injection for durability tests. {@link FaultInjectingFileSystem} (scheme
+ * {@code faultfs}) is the local file system with a record of what each file had made durable
+ * (hflush, hsync, close), a simulated crash that drops or truncates everything else, and an
+ * {@code IOException} at the k-th operation of chosen kinds. {@link CrashableRegion} drives an
+ * HBase region on it through crash, WAL split and reopen; the tests here sweep every RLSM
+ * operation over its crash points and damage every section of every RLSM file role.
  *
  * <p>Model (HDFS semantics, the file system HBase is built for): namespace operations (create,
  * mkdirs, rename, delete) are durable when they return, as the NameNode logs them before it
