@@ -51,6 +51,7 @@ public class RlsmStoreEngine extends
   private HStore store;
   private CellComparator comparator;
   private RlsmCompactionPlanner planner;
+  private boolean openVerifyData;
   private final RlsmStoreStats stats = new RlsmStoreStats();
 
   @Override
@@ -59,6 +60,7 @@ public class RlsmStoreEngine extends
     this.store = store;
     this.comparator = comparator;
     RlsmConfig config = new RlsmConfig(conf);
+    this.openVerifyData = config.isOpenVerifyData();
     CompactionConfig compactionConfig;
     try {
       compactionConfig = new CompactionConfig(conf);
@@ -80,16 +82,31 @@ public class RlsmStoreEngine extends
     return stats;
   }
 
+  /**
+   * Opens a store file: RLSM by trailer magic, an HFile (bulk load) by HBase. A file that is
+   * neither (an RLSM file whose magic is damaged or cut off) is a typed corruption error, not
+   * HBase's HFile-trailer error.
+   */
   @Override
   public HStoreFile createStoreFileAndReader(StoreFileInfo info) throws IOException {
-    if (info.isReference() || info.isLink()
-      || !RlsmFileFormat.isRlsmFile(info.getFileSystem(), info.getPath())) {
+    if (info.isReference() || info.isLink()) {
+      return super.createStoreFileAndReader(info);
+    }
+    if (!RlsmFileFormat.isRlsmFileElseHFile(info.getFileSystem(), info.getPath())) {
       return super.createStoreFileAndReader(info);
     }
     info.setRegionCoprocessorHost(store.getCoprocessorHost());
     RlsmStoreFile sf = new RlsmStoreFile(info, store.getCacheConfig(), comparator,
       store.isPrimaryReplicaStore());
     sf.initReader();
+    if (openVerifyData) {
+      try {
+        sf.getReader().getRlsmFile().verifyData();
+      } catch (IOException e) {
+        sf.closeStoreFile(true);
+        throw e;
+      }
+    }
     return sf;
   }
 

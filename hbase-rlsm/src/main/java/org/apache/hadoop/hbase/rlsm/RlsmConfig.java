@@ -22,7 +22,19 @@ public final class RlsmConfig {
    */
   public static final int DEFAULT_BLOCKING_STORE_FILES = 1000;
 
+  /**
+   * Whether opening a store file (region open, and every flush or compaction output) also reads
+   * its whole data section and checks the data CRC and every record. Off by default: the
+   * trailer, index, Bloom and meta sections are always checked at open, and each record's CRC
+   * at every read, so damage is never served as data; this key makes damaged data fail the
+   * region open too, at the cost of reading every byte of the store (RocksDB's paranoid
+   * checks).
+   */
+  public static final String OPEN_VERIFY_DATA_KEY = "hbase.rlsm.open.verify.data";
+  public static final boolean DEFAULT_OPEN_VERIFY_DATA = false;
+
   private final double l0BloomFpp;
+  private final boolean openVerifyData;
 
   public RlsmConfig(Configuration conf) {
     this.l0BloomFpp = conf.getDouble(L0_BLOOM_FPP_KEY, DEFAULT_L0_BLOOM_FPP);
@@ -30,6 +42,11 @@ public final class RlsmConfig {
       throw new IllegalArgumentException(
         L0_BLOOM_FPP_KEY + " must be in (0, 1) but was " + l0BloomFpp);
     }
+    this.openVerifyData = conf.getBoolean(OPEN_VERIFY_DATA_KEY, DEFAULT_OPEN_VERIFY_DATA);
+  }
+
+  public boolean isOpenVerifyData() {
+    return openVerifyData;
   }
 
   public double getL0BloomFpp() {

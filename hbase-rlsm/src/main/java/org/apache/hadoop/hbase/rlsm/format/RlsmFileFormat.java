@@ -4,6 +4,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.io.hfile.HFile;
 
 /** Recognising RLSM files among a store's files (RLSM files and HFiles may share a store). */
 public final class RlsmFileFormat {
@@ -21,5 +22,22 @@ public final class RlsmFileFormat {
       in.readFully(len - tail.length, tail, 0, tail.length);
     }
     return Trailer.endsWithMagic(tail, 0, tail.length);
+  }
+
+  /**
+   * True for an RLSM file, false for an HFile (a bulk load); a file that is neither, such as an
+   * RLSM file whose trailer magic was damaged or cut off, is a corruption error.
+   */
+  public static boolean isRlsmFileElseHFile(FileSystem fs, Path path) throws IOException {
+    if (isRlsmFile(fs, path)) {
+      return true;
+    }
+    if (!HFile.isHFileFormat(fs, path)) {
+      long len = fs.getFileStatus(path).getLen();
+      throw new RlsmCorruptionException(path.toString(), Math.max(0, len - Trailer.MAGIC.length),
+        "neither an RLSM file (no trailer magic in the last " + Trailer.MAGIC.length + " of "
+          + len + " bytes) nor an HFile");
+    }
+    return false;
   }
 }

@@ -19,10 +19,15 @@
  * Command-line tools behind the {@code bin/} launchers of the standalone deployment: waiting for
  * and reporting on the standalone server ({@link org.apache.hadoop.hbase.rlsm.tool.ServerStatus}),
  * creating tables whose families use RLSM, HBase's default engine or the stripe engine
- * ({@link org.apache.hadoop.hbase.rlsm.tool.CreateTable}), and the README quick start
- * ({@link org.apache.hadoop.hbase.rlsm.tool.QuickStart}).
+ * ({@link org.apache.hadoop.hbase.rlsm.tool.CreateTable}), the README quick start
+ * ({@link org.apache.hadoop.hbase.rlsm.tool.QuickStart}), and the offline file tools
+ * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmVerify} (checks stores with
+ * {@link org.apache.hadoop.hbase.rlsm.tool.StoreVerifier}, reporting each
+ * {@link org.apache.hadoop.hbase.rlsm.tool.Damage}) and
+ * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmDump}, which read files directly and need no
+ * server.
  * <p>
- * The tools are plain HBase clients: they read {@code hbase-site.xml} from the classpath (the
+ * The server tools are plain HBase clients: they read {@code hbase-site.xml} from the classpath (the
  * repository's {@code conf/}) and talk to whatever server it names. Nothing here runs inside the
  * RegionServer. Exit codes and output formats are part of the launchers' contract; see
  * {@code docs/operations.md}.

@@ -1,0 +1,367 @@
+package org.apache.hadoop.hbase.rlsm.fault;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.tool.Damage;
+import org.apache.hadoop.hbase.rlsm.tool.StoreVerifier;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Crash sweeps over every RLSM operation: flush, range-append, link, split (index and rewrite
+ * mode), chain clean-up and merge. For each, the number N of file system mutations (create,
+ * write, sync, close, rename, delete, mkdirs) the operation performs is counted; then for every
+ * k in 1..N the operation is stopped at mutation k (an injected failure, every later operation
+ * failing too) and the crash materialised (unsynced bytes dropped, or a random part of them kept
+ * on odd k), the WAL split and the region reopened. The region must then hold exactly the
+ * oracle (every acknowledged write, no deleted row, no duplicated cell in a raw scan), and
+ * {@link StoreVerifier} must find nothing in the store. {@code -Drlsm.crash.exhaustive=true}
+ * also stops at every open and read, and runs both crash modes at every k.
+ */
+public class TestRlsmCrashSweep {
+  private static final Logger LOG = LoggerFactory.getLogger(TestRlsmCrashSweep.class);
+  private static final String FAMILY = "f";
+  private static final byte[] F = Bytes.toBytes(FAMILY);
+  private static final byte[] Q = Bytes.toBytes("q");
+  private static final boolean EXHAUSTIVE = Boolean.getBoolean("rlsm.crash.exhaustive");
+
+  /** One step on the region that also updates the oracle. */
+  private interface Step {
+    void run(HRegion r, TreeMap<String, String> oracle) throws IOException;
+  }
+
+  /** The operation under test. */
+  private interface Operation {
+    void run(HRegion r) throws IOException;
+  }
+
+  private static String row(int i) {
+    return String.format("row%05d", i);
+  }
+
+  private static void put(HRegion r, TreeMap<String, String> oracle, int from, int to, int step,
+    String tag) throws IOException {
+    for (int i = from; i < to; i += step) {
+      String v = tag + "-" + i + "-" + "x".repeat(150);
+      Put p = new Put(Bytes.toBytes(row(i))).addColumn(F, Q, Bytes.toBytes(v));
+      p.setDurability(Durability.SYNC_WAL);
+      r.put(p);
+      oracle.put(row(i), v);
+    }
+  }
+
+  private static void delete(HRegion r, TreeMap<String, String> oracle, int... rows)
+    throws IOException {
+    for (int i : rows) {
+      r.delete(new Delete(Bytes.toBytes(row(i))));
+      oracle.remove(row(i));
+    }
+  }
+
+  private static void flush(HRegion r) throws IOException {
+    r.flush(true);
+  }
+
+  private static void compactUntilSettled(HRegion r) throws IOException {
+    for (int i = 0; i < 20 && r.getStore(F).getStoreEngine().needsCompaction(List.of()); i++) {
+      r.compact(false);
+    }
+  }
+
+  private static RlsmStoreStats stats(HRegion r) {
+    return ((RlsmStoreEngine) r.getStore(F).getStoreEngine()).getStats();
+  }
+
+  private static TableDescriptor descriptor(String name, Map<String, String> family) {
+    ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
+      .setConfiguration(CompactionConfig.MAX_DEAD_FRACTION_KEY, "1.0")
+      .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "32")
+      .setConfiguration(CompactionConfig.MERGE_BYTES_KEY, "0");
+    family.forEach(cf::setConfiguration);
+    return RlsmTables.configure(TableDescriptorBuilder.newBuilder(TableName.valueOf(name)))
+      .setColumnFamily(cf.build()).build();
+  }
+
+  /** Counters and layout, to tell which kind of compaction an operation was. */
+  private static final class Snap {
+    final long append;
+    final long split;
+    final long merge;
+    final long cleanup;
+    final long linked;
+    final int partitions;
+    final int files;
+
+    Snap(HRegion r) {
+      RlsmStoreStats s = stats(r);
+      append = s.getAppendBytes();
+      split = s.getSplitBytes();
+      merge = s.getMergeBytes();
+      cleanup = s.getCleanupBytes();
+      linked = s.getLinkedFiles();
+      partitions = s.getPartitions();
+      files = r.getStore(F).getStorefilesCount();
+    }
+  }
+
+  /** Checks what the operation did in the fault-free counting run. */
+  private interface KindCheck {
+    boolean matches(Snap before, Snap after);
+  }
+
+  /** The oracle check: Gets, a scan, and a raw scan without duplicated cells. */
+  private static void verify(HRegion r, TreeMap<String, String> want, String ctx)
+    throws IOException {
+    for (Map.Entry<String, String> e : want.entrySet()) {
+      Result res = r.get(new Get(Bytes.toBytes(e.getKey())));
+      assertArrayEquals(ctx + ": get " + e.getKey(), Bytes.toBytes(e.getValue()),
+        res.getValue(F, Q));
+    }
+    TreeMap<String, String> got = new TreeMap<>();
+    try (RegionScanner s = r.getScanner(new Scan())) {
+      List<Cell> cells = new ArrayList<>();
+      boolean more;
+      do {
+        cells.clear();
+        more = s.next(cells);
+        for (Cell c : cells) {
+          String old = got.put(Bytes.toString(CellUtil.cloneRow(c)),
+            Bytes.toString(CellUtil.cloneValue(c)));
+          assertEquals(ctx + ": row scanned twice", null, old);
+        }
+      } while (more);
+    }
+    assertEquals(ctx + ": scan equals the oracle", want, got);
+    Set<String> keys = new HashSet<>();
+    try (RegionScanner s = r.getScanner(new Scan().setRaw(true).readAllVersions())) {
+      List<Cell> cells = new ArrayList<>();
+      boolean more;
+      do {
+        cells.clear();
+        more = s.next(cells);
+        for (Cell c : cells) {
+          String k = Bytes.toString(CellUtil.cloneRow(c)) + "/" + c.getTimestamp() + "/"
+            + c.getTypeByte();
+          assertTrue(ctx + ": duplicated cell " + k + " seq " + c.getSequenceId(), keys.add(k));
+        }
+      } while (more);
+    }
+  }
+
+  /**
+   * Builds the pre-state with {@code setup} (then closes the region cleanly and snapshots its
+   * files), then sweeps {@code op} after {@code prepare} under the family settings
+   * {@code sweep}. Returns the number of crash points.
+   */
+  private int sweep(String name, Map<String, String> setupConf, Step setup,
+    Map<String, String> sweepConf, Step prepare, Operation op, KindCheck kind) throws Exception {
+    long start = System.currentTimeMillis();
+    Configuration conf = HBaseConfiguration.create();
+    File work = new File("target/crash-sweep/" + name);
+    CrashableRegion cr = new CrashableRegion(conf, work, descriptor(name, setupConf));
+    TreeMap<String, String> base = new TreeMap<>();
+    HRegion r = cr.open();
+    setup.run(r, base);
+    cr.close();
+    cr.saveSnapshot();
+    cr.setDescriptor(descriptor(name, sweepConf));
+
+    // Counting run, no faults.
+    cr.restoreSnapshot();
+    r = cr.open();
+    TreeMap<String, String> want = new TreeMap<>(base);
+    prepare.run(r, want);
+    put(r, want, 1, 400, 37, "unflushed");
+    delete(r, want, 2);
+    Snap before = new Snap(r);
+    cr.fs().resetCounts();
+    op.run(r);
+    long n = cr.fs().count(FaultOp.MUTATIONS);
+    long reads = cr.fs().count(FaultOp.ALL) - n;
+    Snap after = new Snap(r);
+    assertTrue(name + ": the operation is the kind under test", kind.matches(before, after));
+    verify(r, want, name + " without faults");
+    cr.abandon();
+    LOG.info("{}: {} mutations and {} opens/reads per operation", name, n, reads);
+
+    long points = EXHAUSTIVE ? n + reads : n;
+    int fired = 0;
+    int crashes = 0;
+    for (long k = 1; k <= points; k++) {
+      for (int mode = 0; mode < (EXHAUSTIVE ? 2 : 1); mode++) {
+        boolean randomTail = EXHAUSTIVE ? mode == 1 : k % 2 == 1;
+        String ctx = name + " crash at " + (EXHAUSTIVE ? "operation " : "mutation ") + k + "/"
+          + points + (randomTail ? " (random tail)" : " (unsynced dropped)");
+        cr.restoreSnapshot();
+        r = cr.open();
+        TreeMap<String, String> oracle = new TreeMap<>(base);
+        prepare.run(r, oracle);
+        put(r, oracle, 1, 400, 37, "unflushed");
+        delete(r, oracle, 2);
+        cr.fs().failAt(EXHAUSTIVE ? FaultOp.ALL : FaultOp.MUTATIONS, k, true);
+        try {
+          op.run(r);
+        } catch (IOException | RuntimeException e) {
+          LOG.debug("{}: operation failed: {}", ctx, e.toString());
+        }
+        if (cr.fs().fired() != null) {
+          fired++;
+        }
+        try {
+          r = cr.crashAndRecover(new Random(k * 31 + mode), randomTail);
+          verify(r, oracle, ctx);
+          StoreVerifier v = new StoreVerifier(cr.fs()).verify(cr.storeDir(FAMILY));
+          if (!v.findings().isEmpty()) {
+            fail(ctx + ": verify tool findings " + v.findings());
+          }
+        } catch (IOException e) {
+          throw new AssertionError(ctx + ": recovery failed: " + e, e);
+        }
+        cr.abandon();
+        crashes++;
+      }
+    }
+    // The operation's I/O is deterministic, so nearly every point stops it.
+    assertTrue(name + ": injected failures fired at " + fired + " of " + crashes + " points",
+      fired >= crashes * 9 / 10);
+    LOG.info("CRASH-SWEEP {}: {} crash points, {} mutations, {} reads per operation, {} ms", name,
+      crashes, n, reads, System.currentTimeMillis() - start);
+    return crashes;
+  }
+
+  private static final Map<String, String> NONE = Map.of();
+
+  @Test
+  public void flush() throws Exception {
+    sweep("sweep_flush", NONE, (r, o) -> {
+      put(r, o, 0, 300, 1, "a");
+      flush(r);
+      put(r, o, 0, 300, 2, "b");
+      delete(r, o, 10, 11);
+      flush(r);
+    }, NONE, (r, o) -> put(r, o, 0, 300, 3, "c"), TestRlsmCrashSweep::flush,
+      (b, a) -> a.files == b.files + 1);
+  }
+
+  /** Level-1 as one partition [row00000, row{last}] from three flushes and a compaction. */
+  private static void firstPartition(HRegion r, TreeMap<String, String> o, int rows)
+    throws IOException {
+    for (int f = 0; f < 3; f++) {
+      put(r, o, f, rows, 1 + f, "l" + f);
+      flush(r);
+    }
+    delete(r, o, 5);
+    compactUntilSettled(r);
+    assertEquals(1, stats(r).getPartitions());
+  }
+
+  @Test
+  public void rangeAppend() throws Exception {
+    sweep("sweep_append", NONE, (r, o) -> {
+      firstPartition(r, o, 200);
+      put(r, o, 100, 400, 1, "m");
+      flush(r);
+      put(r, o, 250, 450, 2, "n");
+      flush(r);
+    }, NONE, (r, o) -> {
+      put(r, o, 300, 500, 4, "p");
+      flush(r);
+    }, r -> r.compact(false), (b, a) -> a.append > b.append);
+  }
+
+  @Test
+  public void link() throws Exception {
+    sweep("sweep_link", NONE, (r, o) -> {
+      firstPartition(r, o, 300);
+      put(r, o, 10, 290, 7, "m");
+      flush(r);
+      put(r, o, 20, 280, 5, "n");
+      flush(r);
+    }, NONE, (r, o) -> {
+      put(r, o, 30, 270, 3, "p");
+      flush(r);
+    }, r -> r.compact(false), (b, a) -> a.linked > b.linked && a.append == b.append);
+  }
+
+  @Test
+  public void splitByIndex() throws Exception {
+    sweepSplit("sweep_split_index", "index", (b, a) -> a.partitions == b.partitions + 1
+      && a.split == b.split);
+  }
+
+  @Test
+  public void splitByRewrite() throws Exception {
+    sweepSplit("sweep_split_rewrite", "rewrite", (b, a) -> a.partitions == b.partitions + 1
+      && a.split > b.split);
+  }
+
+  private void sweepSplit(String name, String mode, KindCheck kind) throws Exception {
+    sweep(name, NONE, (r, o) -> firstPartition(r, o, 600),
+      Map.of(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(48 * 1024),
+        CompactionConfig.SPLIT_MODE_KEY, mode),
+      (r, o) -> { }, r -> r.compact(false), kind);
+  }
+
+  @Test
+  public void chainCleanup() throws Exception {
+    sweep("sweep_cleanup", NONE, (r, o) -> {
+      firstPartition(r, o, 300);
+      for (int round = 0; round < 2; round++) {
+        for (int f = 0; f < 3; f++) {
+          put(r, o, 10 + f + round, 290, 9, "c" + round + f);
+          flush(r);
+        }
+        compactUntilSettled(r);
+      }
+    }, Map.of(CompactionConfig.MAX_SEGMENTS_KEY, "3"), (r, o) -> { },
+      r -> r.compact(false), (b, a) -> a.cleanup > b.cleanup);
+  }
+
+  @Test
+  public void merge() throws Exception {
+    sweep("sweep_merge", NONE, (r, o) -> {
+      firstPartition(r, o, 100);
+      for (int f = 0; f < 3; f++) {
+        put(r, o, 500 + f, 600, 1 + f, "h" + f);
+        flush(r);
+      }
+      compactUntilSettled(r);
+      assertEquals("two partitions", 2, stats(r).getPartitions());
+    }, Map.of(CompactionConfig.MERGE_BYTES_KEY, Long.toString(4L << 20)), (r, o) -> { },
+      r -> r.compact(false), (b, a) -> a.merge > b.merge);
+  }
+}
