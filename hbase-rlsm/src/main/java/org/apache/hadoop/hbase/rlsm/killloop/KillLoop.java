@@ -105,11 +105,13 @@ public final class KillLoop {
       opts.counters);
     Random rnd = new Random(opts.seed);
     StandaloneServer server = new StandaloneServer(opts, freePorts(3));
-    long end = System.nanoTime() + (long) (opts.minutes * 60e9);
+    long start = System.nanoTime();
+    long budget = opts.minutes * 60e9 >= Long.MAX_VALUE / 2 ? Long.MAX_VALUE / 2
+      : (long) (opts.minutes * 60e9);
     try {
       server.start();
       awaitServing(server, true);
-      while (cycles < opts.cycles && System.nanoTime() < end && !exitedEarly) {
+      while (cycles < opts.cycles && System.nanoTime() - start < budget && !exitedEarly) {
         cycle(server, rnd);
       }
     } finally {
@@ -124,9 +126,10 @@ public final class KillLoop {
     int runMs = 1000 * opts.minRunSeconds
       + rnd.nextInt(1000 * (opts.maxRunSeconds - opts.minRunSeconds) + 1);
     List<Workload> loads = new ArrayList<>();
-    try (Connection conn = ConnectionFactory.createConnection(server.clientConf(3, 15_000))) {
+    Connection load = ConnectionFactory.createConnection(server.clientConf(3, 15_000));
+    try {
       for (TableRun t : tables) {
-        Workload w = new Workload(conn, t.name, t.oracle, t.stats, rnd.nextLong(), t.nextSeq);
+        Workload w = new Workload(load, t.name, t.oracle, t.stats, rnd.nextLong(), t.nextSeq);
         w.start(opts.writers, opts.readers);
         loads.add(w);
       }
@@ -138,12 +141,17 @@ public final class KillLoop {
           cycles + 1, opts.dataDir);
       }
       server.kill();
+    } finally {
       for (Workload w : loads) {
         w.stop();
       }
-      for (Workload w : loads) {
-        w.join(TimeUnit.MINUTES.toMillis(2));
-      }
+      // Closing the connection fails what waits on the dead server's ZooKeeper or RPC, so every
+      // thread ends now; none may survive into the restart, where a retried operation could
+      // land behind the oracle's back.
+      load.close();
+    }
+    for (Workload w : loads) {
+      w.join(TimeUnit.MINUTES.toMillis(2));
     }
     cycles++;
     long t0 = System.nanoTime();

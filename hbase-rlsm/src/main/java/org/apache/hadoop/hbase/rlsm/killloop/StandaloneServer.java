@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.rlsm.ulfs.UlfsConfig;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -79,6 +80,12 @@ final class StandaloneServer {
     cmd.add("org.apache.hadoop.hbase.master.HMaster");
     for (String kv : serverOverrides()) {
       cmd.add("-D" + kv);
+    }
+    if (opts.ulfs) {
+      // Power-loss model: what ulfs has not flushed to the device lives only in this process,
+      // so the kill loses it. A new seed per start varies the fault device's choices.
+      cmd.add("-D" + UlfsConfig.FAULT_VOLATILE_KEY + "=true");
+      cmd.add("-D" + UlfsConfig.FAULT_SEED_KEY + "=" + (opts.seed + starts + 1));
     }
     cmd.add("start");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)

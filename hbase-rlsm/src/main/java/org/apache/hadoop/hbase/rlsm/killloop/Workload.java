@@ -106,8 +106,9 @@ final class Workload {
     Thread t = new Thread(() -> {
       try {
         body.run();
-      } catch (IOException e) {
-        // Expected once the server is killed: the operation stays pending in the oracle.
+      } catch (IOException | RuntimeException e) {
+        // Expected once the server is killed or the connection closed: the operation stays
+        // pending in the oracle.
         LOG.debug("{} {} ended: {}", name, what, e.toString());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -142,7 +143,7 @@ final class Workload {
     oracle.begin(key, value);
     try {
       t.put(new Put(row).addColumn(FAMILY, QUALIFIER, value));
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       stats.unacknowledged.incrementAndGet();
       throw e;
     }
@@ -154,7 +155,7 @@ final class Workload {
     oracle.begin(key, null);
     try {
       t.delete(new Delete(Oracle.keyRow(key)));
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       stats.unacknowledged.incrementAndGet();
       throw e;
     }
@@ -166,7 +167,7 @@ final class Workload {
     oracle.beginIncrement(counter, delta);
     try {
       t.incrementColumnValue(Oracle.counterRow(counter), FAMILY, QUALIFIER, delta);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       stats.unacknowledged.incrementAndGet();
       throw e;
     }
