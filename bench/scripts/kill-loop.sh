@@ -17,6 +17,10 @@ if [ ! -f "$RLSM_MODULE/target/classes/org/apache/hadoop/hbase/rlsm/killloop/Kil
 fi
 rlsm_classpath
 rm -rf "$DATA"
-mkdir -p "$DATA"
+mkdir -p "$DATA/logs"
+# The client's own log goes to the data directory; the console shows the loop's progress and
+# errors only (a killed server makes the HBase client warn a lot, by design).
+RLSM_JAVA_OPTS="$RLSM_JAVA_OPTS -Drlsm.data.dir=$DATA -Drlsm.console.level=ERROR"
+RLSM_JAVA_OPTS="$RLSM_JAVA_OPTS -Drlsm.log.file=kill-loop-client.log"
 rlsm_java_tool org.apache.hadoop.hbase.rlsm.killloop.KillLoop --dir "$DATA" \
   --conf-dir "$RLSM_REPO/conf" "$@"

@@ -106,7 +106,7 @@ static int store(fault_dev *f, const void *buf, uint64_t off, size_t len) {
     f->v = nv;
     f->capv = cap;
   }
-  uint8_t *copy = malloc(len);
+  uint8_t *copy = ulfs_alloc_aligned(len); /* aligned: it is written to O_DIRECT backends */
   if (!copy) return -ENOMEM;
   memcpy(copy, buf, len);
   f->v[f->nv++] = (vwrite){off, len, copy};
