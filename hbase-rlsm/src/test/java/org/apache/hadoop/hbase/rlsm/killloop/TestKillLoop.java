@@ -31,14 +31,18 @@ import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
 /**
- * The short kill -9 loop of the default suite: a standalone server child is killed three times
- * under load (RLSM and default-engine tables, forced flushes and compactions); after each restart
- * every key must match the oracle. The long run is {@code bench/scripts/kill-loop.sh}.
+ * The short kill -9 loop of the default suite: a standalone server child is killed twice under
+ * load (RLSM and default-engine tables, forced flushes and compactions); after each restart every
+ * key must match the oracle. Each cycle costs a server restart (JVM start, master initialisation,
+ * WAL split), so the suite keeps to two; the long run is {@code bench/scripts/kill-loop.sh}
+ * (docs/kill-loop.md).
  */
 public class TestKillLoop {
   /** surefire's working directory is the module; conf/ is in the repository root. */
   private static final File CONF = new File(System.getProperty("user.dir")).getAbsoluteFile()
     .getParentFile().toPath().resolve("conf").toFile();
+
+  private static final int CYCLES = 2;
 
   @Rule
   public final TemporaryFolder tmp = new TemporaryFolder();
@@ -51,19 +55,19 @@ public class TestKillLoop {
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8.name());
     KillLoopOptions o = KillLoopOptions.parse("--dir", tmp.newFolder("data").getPath(),
-      "--conf-dir", CONF.getPath(), "--cycles", "3", "--min-run-seconds", "3",
-      "--max-run-seconds", "8", "--seed", Long.toString(System.currentTimeMillis()));
+      "--conf-dir", CONF.getPath(), "--cycles", Integer.toString(CYCLES),
+      "--min-run-seconds", "3", "--max-run-seconds", "6", "--seed", Long.toString(System.currentTimeMillis()));
     KillLoop loop = new KillLoop(o, out);
     boolean ok = loop.run();
     String report = buf.toString(StandardCharsets.UTF_8.name());
     System.out.print(report);
     assertTrue(report, ok);
-    assertEquals(report, 3, loop.cycles());
+    assertEquals(report, CYCLES, loop.cycles());
     for (LoopStats s : new LoopStats[] { loop.stats(KillLoop.RLSM_TABLE),
       loop.stats(KillLoop.DEFAULT_TABLE) }) {
       assertTrue(report, s.puts.get() > 0 && s.deletes.get() > 0 && s.increments.get() > 0);
       assertTrue(report, s.gets.get() > 0 && s.scans.get() > 0);
-      assertEquals(report, 3L * (o.keys + o.counters), s.keysVerified.get());
+      assertEquals(report, (long) CYCLES * (o.keys + o.counters), s.keysVerified.get());
       assertEquals(report, 0, s.failures());
     }
   }
