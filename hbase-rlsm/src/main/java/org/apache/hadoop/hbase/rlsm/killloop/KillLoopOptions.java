@@ -54,21 +54,51 @@ final class KillLoopOptions {
       }
       String v = args[++i];
       switch (a) {
-        case "--dir": o.dataDir = new File(v).getAbsoluteFile(); break;
-        case "--conf-dir": o.confDir = new File(v).getAbsoluteFile(); break;
-        case "--cycles": o.cycles = positive(a, v); cyclesGiven = true; break;
-        case "--minutes": o.minutes = Double.parseDouble(v); break;
-        case "--writers": o.writers = positive(a, v); break;
-        case "--readers": o.readers = positive(a, v); break;
-        case "--keys": o.keys = positive(a, v); break;
-        case "--counters": o.counters = positive(a, v); break;
-        case "--min-run-seconds": o.minRunSeconds = positive(a, v); break;
-        case "--max-run-seconds": o.maxRunSeconds = positive(a, v); break;
-        case "--seed": o.seed = Long.parseLong(v); break;
-        case "--fs": o.ulfs = fs(v); break;
-        case "--ulfs-bytes": o.ulfsBytes = Long.parseLong(v); break;
-        case "--server-heap": o.serverHeap = v; break;
-        default: throw new IllegalArgumentException("unknown option " + a + "; " + USAGE);
+        case "--dir":
+          o.dataDir = new File(v).getAbsoluteFile();
+          break;
+        case "--conf-dir":
+          o.confDir = new File(v).getAbsoluteFile();
+          break;
+        case "--cycles":
+          o.cycles = positive(a, v);
+          cyclesGiven = true;
+          break;
+        case "--minutes":
+          o.minutes = Double.parseDouble(v);
+          break;
+        case "--writers":
+          o.writers = positive(a, v);
+          break;
+        case "--readers":
+          o.readers = positive(a, v);
+          break;
+        case "--keys":
+          o.keys = positive(a, v);
+          break;
+        case "--counters":
+          o.counters = positive(a, v);
+          break;
+        case "--min-run-seconds":
+          o.minRunSeconds = positive(a, v);
+          break;
+        case "--max-run-seconds":
+          o.maxRunSeconds = positive(a, v);
+          break;
+        case "--seed":
+          o.seed = Long.parseLong(v);
+          break;
+        case "--fs":
+          o.ulfs = fs(v);
+          break;
+        case "--ulfs-bytes":
+          o.ulfsBytes = Long.parseLong(v);
+          break;
+        case "--server-heap":
+          o.serverHeap = v;
+          break;
+        default:
+          throw new IllegalArgumentException("unknown option " + a + "; " + USAGE);
       }
     }
     if (o.dataDir == null || o.confDir == null) {
