@@ -9,13 +9,14 @@
  *    same result;
  *  - the fault device's power-loss model (dev_fault.c): writes since the last device flush are
  *    volatile, and at the crash they are all dropped, or a random subset of their blocks
- *    persists in random order, or that with torn 512-byte sectors; SEEDS seeds per mode. */
+ *    persists in random order, or that with torn 512-byte sectors; SEEDS seeds per random mode
+ *    (ULFS_CRASH_SEEDS=N for more), and each crash point draws its own device seed from it. */
 #include "t.h"
 #include "internal.h" /* ulfs_dev_read/ulfs_dev_write: raw image access */
 
 #define DEV_BYTES (16u << 20)
 #define TREE_CAP 65536
-#define SEEDS 2
+#define SEEDS 1
 #define RECOVERY_EVERY 25 /* bounds the run time: each costs ~(replayed blocks) recoveries */
 #define LONGNAME "a-rather-long-file-name-for-the-directory"
 
