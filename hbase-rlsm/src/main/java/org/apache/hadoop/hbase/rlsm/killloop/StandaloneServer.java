@@ -120,14 +120,6 @@ final class StandaloneServer {
     return process != null && process.isAlive();
   }
 
-  long pid() {
-    return process.pid();
-  }
-
-  int starts() {
-    return starts;
-  }
-
   /** A client configuration for this server with the given retry budget. */
   Configuration clientConf(int retries, int operationTimeoutMs) {
     Configuration c = HBaseConfiguration.create();
