@@ -63,6 +63,57 @@ int ulfs_dev_mem_fail_writes(ulfs_dev *dev, int err);
 /* Number of write requests the device has accepted (applied or dropped) since it was opened. */
 uint64_t ulfs_dev_write_count(const ulfs_dev *dev);
 
+/* ---- fault device (tests only; docs/kill-loop.md) ---------------------------------------- */
+
+/* Wraps `inner` (any backend) in a fault-injecting device and takes ownership of it: closing the
+ * wrapper closes `inner`. Until configured it passes everything through. `seed` drives every
+ * random choice (0 picks a fixed default). */
+int ulfs_dev_fault_wrap(ulfs_dev *inner, uint64_t seed, ulfs_dev **out);
+/* The power-loss model: while on, writes since the last device flush are volatile (reads see
+ * them, a crash may lose them) and a flush makes them durable. Turning it off with volatile
+ * writes pending returns -EBUSY. */
+int ulfs_dev_fault_set_volatile(ulfs_dev *dev, int on);
+
+typedef enum ulfs_crash_mode {
+  ULFS_CRASH_DROP = 0,   /* every volatile write is lost */
+  ULFS_CRASH_SUBSET = 1, /* a random subset of the volatile 4 KB blocks persists, in random order */
+  ULFS_CRASH_TORN = 2    /* as SUBSET, and a persisted block may keep only some 512 B sectors */
+} ulfs_crash_mode;
+/* Power loss now. The device then stays off until ulfs_dev_fault_power_on: writes and flushes
+ * are accepted and dropped (a mount still running on it changes nothing), reads see the
+ * persisted image. */
+int ulfs_dev_fault_crash(ulfs_dev *dev, ulfs_crash_mode mode);
+/* Power loss just before the write request that follows the next `writes` ones. */
+int ulfs_dev_fault_crash_after(ulfs_dev *dev, uint64_t writes, ulfs_crash_mode mode);
+int ulfs_dev_fault_power_on(ulfs_dev *dev);
+
+typedef enum ulfs_fault_op { ULFS_FAULT_READ = 0, ULFS_FAULT_WRITE = 1, ULFS_FAULT_FLUSH = 2 }
+    ulfs_fault_op;
+/* `err` value for a short write: a random prefix of whole 512 B sectors is stored, then the
+ * request returns -EIO. */
+#define ULFS_FAULT_SHORT 1
+/* Error injection for requests of kind `op`: the `at`-th request from now (at >= 1), or with
+ * at == 0 each request with `probability`, fails with `err` (-EIO, -ENOSPC, or ULFS_FAULT_SHORT
+ * for writes). With `persistent` every later request of that kind fails too. err == 0 removes
+ * the rule. */
+int ulfs_dev_fault_inject(ulfs_dev *dev, ulfs_fault_op op, int err, uint64_t at,
+                          double probability, int persistent);
+/* Configures a fault device from a spec (the Java keys fs.ulfs.fault.*): ';'-separated items
+ * "volatile" (the power-loss model on), "seed=N" (reseeds the random choices) and
+ * "<read|write|flush>:<eio|enospc|short>[:at=K][:p=P][:persistent]", e.g.
+ * "volatile;seed=7;write:eio:p=0.001". Returns -EINVAL for a malformed spec, leaving the items
+ * before the bad one applied. */
+int ulfs_dev_fault_configure(ulfs_dev *dev, const char *spec);
+/* What the fault device did so far. */
+typedef struct ulfs_fault_stats {
+  uint64_t errors_injected; /* requests failed by a rule */
+  uint64_t crashes;
+  uint64_t blocks_lost;      /* volatile 4 KB blocks a crash dropped */
+  uint64_t blocks_persisted; /* volatile blocks a crash wrote whole */
+  uint64_t blocks_torn;      /* volatile blocks a crash wrote only some sectors of */
+} ulfs_fault_stats;
+int ulfs_dev_fault_get_stats(const ulfs_dev *dev, ulfs_fault_stats *st);
+
 /* Creates (or grows) an image file of `bytes` bytes; sparse where the file system allows. */
 int ulfs_image_create(const char *path, uint64_t bytes);
 

@@ -34,11 +34,11 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeFo
 /*
  * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
  * Method:    nativeMount
- * Signature: (Ljava/lang/String;IIJJILjava/lang/String;Ljava/lang/String;)J
+ * Signature: (Ljava/lang/String;IIJJILjava/lang/String;Ljava/lang/String;Ljava/lang/String;)J
  */
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeMount(
     JNIEnv *env, jclass cls, jstring jpath, jint backend, jint devflags, jlong memBytes,
-    jlong cacheBytes, jint flushMs, jstring jpolicy, jstring jtrace) {
+    jlong cacheBytes, jint flushMs, jstring jpolicy, jstring jtrace, jstring jfault) {
   ulfs_jni_mount *m = calloc(1, sizeof *m);
   if (!m) {
     ulfs_jni_throw(env, -ENOMEM, "mount", jpath);
@@ -56,6 +56,22 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeM
     }
     rc = ulfs_dev_open(path, (ulfs_backend)backend, devflags, &m->dev);
     free(path);
+  }
+  if (rc == 0 && jfault) { /* test only: the fault device in front of the backend */
+    char *spec = ulfs_jni_utf(env, jfault);
+    ulfs_dev *fault = NULL;
+    rc = spec ? ulfs_dev_fault_wrap(m->dev, 0, &fault) : -ENOMEM;
+    if (rc == 0) {
+      m->dev = fault; /* owns the backend now */
+      rc = ulfs_dev_fault_configure(fault, spec);
+    }
+    free(spec);
+    if (rc) {
+      ulfs_dev_close(m->dev);
+      free(m);
+      ulfs_jni_throw(env, rc, "fault spec", jfault);
+      return 0;
+    }
   }
   if (rc == 0) {
     char *policy = ulfs_jni_utf(env, jpolicy);

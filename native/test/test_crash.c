@@ -1,15 +1,22 @@
 /* test_crash -- crash sweep over a sequence of metadata and fsync'ed data operations.
- * For every k, the memory device stops applying writes after the k-th write issued by the
- * sequence (power loss). Then: fsck (with journal replay) must be clean, and the remounted tree
- * must equal the model after the operations that had returned, or after one more (the
- * operation in flight is atomic: all of it or nothing). At every RECOVERY_EVERY-th crash point
- * the recovery (journal replay and superblock update at mount) is itself crashed after each of
- * its writes, and the next recovery must reach the same result. */
+ * For every k, power is lost after the k-th write issued by the sequence. Then: fsck (with
+ * journal replay) must be clean, and the remounted tree must equal the model after the
+ * operations that had returned, or after one more (the operation in flight is atomic: all of it
+ * or nothing). Two device models:
+ *  - the memory device that stops applying writes (writes are durable on return, in order); at
+ *    every RECOVERY_EVERY-th crash point the recovery (journal replay and superblock update at
+ *    mount) is itself crashed after each of its writes, and the next recovery must reach the
+ *    same result;
+ *  - the fault device's power-loss model (dev_fault.c): writes since the last device flush are
+ *    volatile, and at the crash they are all dropped, or a random subset of their blocks
+ *    persists in random order, or that with torn 512-byte sectors; SEEDS seeds per random mode
+ *    (ULFS_CRASH_SEEDS=N for more), and each crash point draws its own device seed from it. */
 #include "t.h"
 #include "internal.h" /* ulfs_dev_read/ulfs_dev_write: raw image access */
 
 #define DEV_BYTES (16u << 20)
 #define TREE_CAP 65536
+#define SEEDS 1
 #define RECOVERY_EVERY 25 /* bounds the run time: each costs ~(replayed blocks) recoveries */
 #define LONGNAME "a-rather-long-file-name-for-the-directory"
 
@@ -92,50 +99,56 @@ static void run_op(ulfs *fs, int i) {
   }
 }
 
-int main(void) {
-  /* The model: the tree after each prefix of the sequence, from an uninterrupted run. */
-  static char model[129][TREE_CAP];
-  build_ops();
-  const int NOPS = nops;
-  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
-  ulfs *fs = t_mount(dev, 1 << 20);
-  uint64_t base = ulfs_dev_write_count(dev);
-  model[0][0] = 0;
-  t_tree(fs, "/", model[0], TREE_CAP);
-  for (int i = 0; i < NOPS; i++) {
-    run_op(fs, i);
-    model[i + 1][0] = 0;
-    t_tree(fs, "/", model[i + 1], TREE_CAP);
-  }
-  uint64_t total = ulfs_dev_write_count(dev) - base;
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
-  printf("crash sweep: %d operations issue %llu device writes\n", NOPS,
-         (unsigned long long)total);
+/* A fresh, formatted device of the given model: the memory device itself (model < 0) or the
+ * memory device behind a fault device with volatile writes. */
+static ulfs_dev *new_dev(int model, uint64_t seed) {
+  ulfs_dev *mem = t_memdev(DEV_BYTES, NULL);
+  if (model < 0) return mem;
+  ulfs_dev *dev;
+  OK(ulfs_dev_fault_wrap(mem, seed, &dev));
+  OK(ulfs_dev_fault_set_volatile(dev, 1));
+  return dev;
+}
 
+static void crash_after(ulfs_dev *dev, int model, uint64_t k) {
+  if (model < 0) OK(ulfs_dev_mem_freeze_after(dev, (int64_t)k));
+  else OK(ulfs_dev_fault_crash_after(dev, k, (ulfs_crash_mode)model));
+}
+
+static void power_on(ulfs_dev *dev, int model) {
+  if (model < 0) OK(ulfs_dev_mem_freeze_after(dev, -1));
+  else OK(ulfs_dev_fault_power_on(dev));
+}
+
+static char model_tree[129][TREE_CAP];
+static ulfs_fault_stats fault_total; /* what the power-loss crashes did, over all sweeps */
+
+/* One sweep over every crash point; returns the number of recoveries checked. */
+static uint64_t sweep(int model, uint64_t seed, uint64_t total, int *inflight) {
+  const int NOPS = nops;
   static char got[TREE_CAP];
-  int states_seen_inflight = 0;
   uint64_t recovery_points = 0;
   uint8_t *image = aligned_alloc(4096, DEV_BYTES);
   CHECK(image != NULL);
   for (uint64_t k = 0; k <= total; k++) {
-    dev = t_memdev(DEV_BYTES, NULL);
-    fs = t_mount(dev, 1 << 20);
-    base = ulfs_dev_write_count(dev);
-    OK(ulfs_dev_mem_freeze_after(dev, (int64_t)k));
+    ulfs_dev *dev = new_dev(model, seed * 1000003 + k);
+    ulfs *fs = t_mount(dev, 1 << 20);
+    uint64_t base = ulfs_dev_write_count(dev);
+    crash_after(dev, model, k);
     int completed = 0;
     for (int i = 0; i < NOPS; i++) {
       run_op(fs, i);
       if (ulfs_dev_write_count(dev) - base <= k) completed = i + 1;
     }
-    ulfs_unmount(fs); /* its writes are dropped: the device is frozen */
-    OK(ulfs_dev_mem_freeze_after(dev, -1));
-    /* At every RECOVERY_EVERY-th crash point, also crash during the recovery itself (journal
-     * replay and the superblock update at mount) after each of its writes: replay must be
-     * idempotent. */
+    ulfs_unmount(fs); /* its writes are dropped: the power is off */
+    if (model >= 0) OK(ulfs_dev_fault_crash(dev, (ulfs_crash_mode)model)); /* k = total */
+    power_on(dev, model);
+    /* With the memory device, at every RECOVERY_EVERY-th crash point, also crash during the
+     * recovery itself (journal replay and the superblock update at mount) after each of its
+     * writes: replay must be idempotent. */
+    int nested = model < 0 && k % RECOVERY_EVERY == 0;
     uint64_t recovery_writes = 0;
-    if (k % RECOVERY_EVERY == 0) {
+    if (nested) {
       OK(ulfs_dev_read(dev, image, 0, DEV_BYTES));
       uint64_t w0 = ulfs_dev_write_count(dev);
       fs = t_mount(dev, 1 << 20);
@@ -145,7 +158,7 @@ int main(void) {
       OK(ulfs_dev_mem_freeze_after(dev, -1));
     }
     for (uint64_t j = 0; j <= recovery_writes; j++) {
-      if (k % RECOVERY_EVERY == 0) {
+      if (nested) {
         OK(ulfs_dev_write(dev, image, 0, DEV_BYTES)); /* back to the crashed image */
         if (j < recovery_writes) {
           OK(ulfs_dev_mem_freeze_after(dev, (int64_t)j));
@@ -161,26 +174,80 @@ int main(void) {
       fs = t_mount(dev, 1 << 20); /* replays the journal */
       got[0] = 0;
       t_tree(fs, "/", got, TREE_CAP);
-      int ok = strcmp(got, model[completed]) == 0;
-      if (!ok && completed < NOPS && strcmp(got, model[completed + 1]) == 0) {
+      int ok = strcmp(got, model_tree[completed]) == 0;
+      if (!ok && completed < NOPS && strcmp(got, model_tree[completed + 1]) == 0) {
         ok = 1;
-        states_seen_inflight++;
+        (*inflight)++;
       }
       if (!ok) {
-        fprintf(stderr, "k=%llu j=%llu: after %d completed ops the tree is\n%s\nexpected\n%s\n",
-                (unsigned long long)k, (unsigned long long)j, completed, got, model[completed]);
-        return 1;
+        fprintf(stderr, "model %d seed %llu k=%llu j=%llu: after %d completed ops the tree is"
+                "\n%s\nexpected\n%s\n", model, (unsigned long long)seed,
+                (unsigned long long)k, (unsigned long long)j, completed, got,
+                model_tree[completed]);
+        exit(1);
       }
       OK(ulfs_unmount(fs));
       t_fsck_clean(dev);
       recovery_points++;
     }
+    if (model >= 0) {
+      ulfs_fault_stats st;
+      OK(ulfs_dev_fault_get_stats(dev, &st));
+      fault_total.crashes += st.crashes;
+      fault_total.blocks_lost += st.blocks_lost;
+      fault_total.blocks_persisted += st.blocks_persisted;
+      fault_total.blocks_torn += st.blocks_torn;
+    }
     ulfs_dev_close(dev);
   }
-  printf("crash sweep: %llu crash points, %llu recoveries checked (%d showed the in-flight op "
-         "committed)\n", (unsigned long long)total + 1, (unsigned long long)recovery_points,
-         states_seen_inflight);
   free(image);
+  return recovery_points;
+}
+
+int main(void) {
+  /* The model: the tree after each prefix of the sequence, from an uninterrupted run. */
+  build_ops();
+  const int NOPS = nops;
+  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
+  ulfs *fs = t_mount(dev, 1 << 20);
+  uint64_t base = ulfs_dev_write_count(dev);
+  model_tree[0][0] = 0;
+  t_tree(fs, "/", model_tree[0], TREE_CAP);
+  for (int i = 0; i < NOPS; i++) {
+    run_op(fs, i);
+    model_tree[i + 1][0] = 0;
+    t_tree(fs, "/", model_tree[i + 1], TREE_CAP);
+  }
+  uint64_t total = ulfs_dev_write_count(dev) - base;
+  OK(ulfs_unmount(fs));
+  t_fsck_clean(dev);
+  ulfs_dev_close(dev);
+  printf("crash sweep: %d operations issue %llu device writes\n", NOPS,
+         (unsigned long long)total);
+
+  static const char *names_of[] = {"drop", "subset", "torn"};
+  int inflight = 0;
+  uint64_t n = sweep(-1, 0, total, &inflight);
+  printf("crash sweep, stopped memory device: %llu crash points, %llu recoveries checked (%d "
+         "showed the in-flight op committed)\n", (unsigned long long)total + 1,
+         (unsigned long long)n, inflight);
+  /* ULFS_CRASH_SEEDS=N runs N seeds per random mode (a longer run than the default suite's). */
+  const char *env = getenv("ULFS_CRASH_SEEDS");
+  uint64_t seeds = env && atoi(env) > 0 ? (uint64_t)atoi(env) : SEEDS;
+  for (int model = ULFS_CRASH_DROP; model <= ULFS_CRASH_TORN; model++) {
+    for (uint64_t seed = 1; seed <= (model == ULFS_CRASH_DROP ? 1 : seeds); seed++) {
+      inflight = 0;
+      n = sweep(model, seed, total, &inflight);
+      printf("crash sweep, power loss (%s, seed %llu): %llu crash points checked (%d showed "
+             "the in-flight op committed)\n", names_of[model], (unsigned long long)seed,
+             (unsigned long long)n, inflight);
+    }
+  }
+  printf("power-loss crashes: %llu, volatile blocks lost %llu, persisted %llu, torn %llu\n",
+         (unsigned long long)fault_total.crashes, (unsigned long long)fault_total.blocks_lost,
+         (unsigned long long)fault_total.blocks_persisted,
+         (unsigned long long)fault_total.blocks_torn);
+  CHECK(fault_total.blocks_persisted > 0 && fault_total.blocks_torn > 0);
   printf("1 passed, 0 failed\n");
   return 0;
 }

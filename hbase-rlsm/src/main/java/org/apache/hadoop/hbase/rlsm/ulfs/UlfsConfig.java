@@ -69,6 +69,40 @@ public final class UlfsConfig {
   public static final String BUFFER_BYTES_KEY = "fs.ulfs.stream.buffer.bytes";
   public static final int DEFAULT_BUFFER_BYTES = 64 << 10;
 
+  /**
+   * Test only (docs/kill-loop.md): the power-loss model of the fault device. Writes since the
+   * last device flush stay in this process's memory instead of reaching the device, so a kill -9
+   * of the process loses them as a power cut loses a drive's write cache.
+   */
+  public static final String FAULT_VOLATILE_KEY = "fs.ulfs.fault.volatile";
+  public static final boolean DEFAULT_FAULT_VOLATILE = false;
+
+  /**
+   * Test only: error rules of the fault device, ';'-separated
+   * {@code <read|write|flush>:<eio|enospc|short>[:at=K][:p=P][:persistent]}, e.g.
+   * {@code write:eio:p=0.001}. Empty: no errors injected.
+   */
+  public static final String FAULT_ERRORS_KEY = "fs.ulfs.fault.errors";
+  public static final String DEFAULT_FAULT_ERRORS = "";
+
+  /** Test only: seed of the fault device's random choices (0: a fixed default). */
+  public static final String FAULT_SEED_KEY = "fs.ulfs.fault.seed";
+  public static final long DEFAULT_FAULT_SEED = 0;
+
+  /**
+   * The fault device spec for the native layer (ulfs_dev_fault_configure), or null when no
+   * fault key is set and the device is used directly.
+   */
+  static String faultSpec(Configuration conf) {
+    boolean vol = conf.getBoolean(FAULT_VOLATILE_KEY, DEFAULT_FAULT_VOLATILE);
+    String errors = conf.getTrimmed(FAULT_ERRORS_KEY, DEFAULT_FAULT_ERRORS);
+    if (!vol && errors.isEmpty()) {
+      return null;
+    }
+    return (vol ? "volatile;" : "") + "seed=" + conf.getLong(FAULT_SEED_KEY, DEFAULT_FAULT_SEED)
+      + (errors.isEmpty() ? "" : ";" + errors);
+  }
+
   /** Native backend codes (ulfs_backend in ulfs.h). */
   static final int BACKEND_MEMORY = 0;
   static final int BACKEND_POSIX = 1;

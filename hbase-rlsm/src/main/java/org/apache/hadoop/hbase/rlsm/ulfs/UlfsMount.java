@@ -79,12 +79,17 @@ public final class UlfsMount {
         flags |= 2; // ULFS_DEV_NO_DIRECT
       }
       long h;
+      String faultSpec = UlfsConfig.faultSpec(conf);
       try {
         h = nativeMount(device, backend, flags, bytes,
           conf.getLong(UlfsConfig.CACHE_BYTES_KEY, UlfsConfig.DEFAULT_CACHE_BYTES),
           conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS),
-          policy, trace.isEmpty() ? null : trace);
+          policy, trace.isEmpty() ? null : trace, faultSpec);
       } catch (UlfsException e) {
+        if (faultSpec != null && e.getMessage().startsWith("fault spec")) {
+          throw new IOException("invalid ulfs fault settings (" + UlfsConfig.FAULT_ERRORS_KEY
+            + ", " + UlfsConfig.FAULT_SEED_KEY + ")", e);
+        }
         if (e.errno() == UlfsException.EINVAL || e.errno() == UlfsException.EPROTONOSUPPORT) {
           throw new IOException(device + " is not a ulfs device of a supported format version "
             + "(no valid superblock): format it with ulfs-mkfs, or remove the image file to have "
@@ -211,7 +216,7 @@ public final class UlfsMount {
     throws IOException;
 
   private static native long nativeMount(String device, int backend, int flags, long memBytes,
-    long cacheBytes, int flushIntervalMs, String cachePolicy, String tracePath)
+    long cacheBytes, int flushIntervalMs, String cachePolicy, String tracePath, String faultSpec)
     throws IOException;
 
   private static native void nativeUnmount(long handle) throws IOException;

@@ -12,10 +12,13 @@ import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRoleHint;
 
 /**
- * Output stream over a ulfs descriptor, buffered in one direct buffer. {@link #hflush()} moves
- * the buffer into the ulfs page cache, where every reader of the mount sees it;
- * {@link #hsync()} additionally makes data and metadata durable on the device before
- * returning. {@link #close()} flushes and makes the file durable. All methods are synchronized:
+ * Output stream over a ulfs descriptor, buffered in one direct buffer. {@link #hflush()} and
+ * {@link #hsync()} both make data and metadata durable on the device before returning: hflush is
+ * what HBase's WAL calls for SYNC_WAL (the default durability), and HBase acknowledges a write
+ * after it on the promise that the edit survives a crash of this process (on HDFS it sits on the
+ * datanodes, on the local file system in the kernel's page cache). ulfs keeps dirty pages in this
+ * process, so an hflush that only reached the ulfs page cache was lost by kill -9; the kill loop
+ * found acknowledged puts missing after restarts (docs/kill-loop.md). {@link #close()} flushes and makes the file durable. All methods are synchronized:
  * HBase's WAL calls hflush/hsync from sync threads while another thread appends.
  */
 final class UlfsOutputStream extends OutputStream
@@ -77,7 +80,7 @@ final class UlfsOutputStream extends OutputStream
 
   @Override
   public synchronized void hflush() throws IOException {
-    flush();
+    hsync();
   }
 
   @Override

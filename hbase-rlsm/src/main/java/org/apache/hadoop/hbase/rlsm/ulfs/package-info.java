@@ -27,9 +27,9 @@
  * stream; it is reference counted and unmounted when the last user closes, so a native handle
  * is never used after unmount.</li>
  * <li>Data crosses JNI only in direct {@link java.nio.ByteBuffer}s.</li>
- * <li>{@code hsync} returns only after data and metadata are on stable storage of the device;
- * {@code hflush} makes written bytes visible to readers of the same mount (the page cache is
- * shared), but not durable. Closing an output stream makes the file durable.</li>
+ * <li>{@code hsync} and {@code hflush} return only after data and metadata are on stable storage
+ * of the device: HBase acknowledges SYNC_WAL writes after hflush, and the page cache dies with
+ * this process. Closing an output stream makes the file durable.</li>
  * <li>Namespace operations (create, mkdir, rename, delete of one entry) are atomic and durable
  * when they return; a recursive delete is a sequence of such operations.</li>
  * <li>Cache hints (kinds, levels, stream roles) never change what a read returns.</li>

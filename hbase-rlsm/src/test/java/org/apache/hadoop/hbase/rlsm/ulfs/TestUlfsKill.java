@@ -18,7 +18,8 @@ import org.junit.Test;
  * JVM appends and hsyncs records and creates marker files, is killed without warning, and then
  * every record whose hsync had returned and every marker whose create had returned must be on
  * the image; ulfs-fsck (which replays the journal) must find it clean. Run for the posix and the
- * io_uring backend, each on its own image file under target/.
+ * io_uring backend, each on its own image file under target/, and with hflush instead of hsync:
+ * HBase acknowledges SYNC_WAL writes after an hflush, so that too must survive kill -9.
  */
 public class TestUlfsKill {
   private static final int SYNCS_BEFORE_KILL = 300;
@@ -46,11 +47,11 @@ public class TestUlfsKill {
     return v;
   }
 
-  private void killAndCheck(String backend) throws Exception {
-    File image = new File("target/ulfs-kill/" + backend + ".img").getAbsoluteFile();
+  private void killAndCheck(String backend, String sync) throws Exception {
+    File image = new File("target/ulfs-kill/" + backend + "-" + sync + ".img").getAbsoluteFile();
     image.delete();
     image.getParentFile().mkdirs();
-    Process w = child("write", image.getPath(), backend);
+    Process w = child("write", image.getPath(), backend, sync);
     List<String> seen = new ArrayList<>();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     try (BufferedReader r =
@@ -91,7 +92,7 @@ public class TestUlfsKill {
     assertEquals("verifier output " + out, 0, v.exitValue());
     int records = last(out, "records ");
     int markerFound = last(out, "marker ");
-    assertTrue("records intact " + records + " but record " + synced + " was hsync'ed",
+    assertTrue("records intact " + records + " but record " + synced + " was " + sync + "'ed",
       records >= synced + 1);
     assertTrue("marker " + marker + " was created but the newest present is " + markerFound,
       markerFound >= marker);
@@ -99,11 +100,16 @@ public class TestUlfsKill {
 
   @Test
   public void testKillPosix() throws Exception {
-    killAndCheck("posix");
+    killAndCheck("posix", "hsync");
+  }
+
+  @Test
+  public void testKillAfterHflush() throws Exception {
+    killAndCheck("posix", "hflush");
   }
 
   @Test
   public void testKillIoUring() throws Exception {
-    killAndCheck("io_uring");
+    killAndCheck("io_uring", "hsync");
   }
 }

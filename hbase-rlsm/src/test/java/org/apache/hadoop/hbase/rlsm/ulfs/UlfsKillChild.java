@@ -11,9 +11,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The child process of {@link TestUlfsKill}. {@code write <image> <backend>} appends 4 KB records
- * to /kill/log forever, hsync'ing every other one and creating a marker file every tenth, and
- * prints "synced N" / "marker N" only after the call returned. {@code verify <image> <backend>}
+ * The child process of {@link TestUlfsKill}. {@code write <image> <backend> [hsync|hflush]}
+ * appends 4 KB records to /kill/log forever, hsync'ing (or hflush'ing) every other one and
+ * creating a marker file every tenth, and prints "synced N" / "marker N" only after the call
+ * returned. {@code verify <image> <backend>}
  * mounts the image after the writer was killed and prints how many leading records are intact
  * and the highest marker present.
  */
@@ -47,10 +48,15 @@ public final class UlfsKillChild {
     if (args[0].equals("write")) {
       fs.mkdirs(log.getParent());
       FSDataOutputStream os = fs.create(log);
+      boolean hflush = args.length > 3 && args[3].equals("hflush");
       for (int i = 0;; i++) {
         os.write(record(i));
         if (i % 2 == 0) {
-          os.hsync();
+          if (hflush) {
+            os.hflush();
+          } else {
+            os.hsync();
+          }
           out.println("synced " + i);
         }
         if (i % 10 == 0) {
