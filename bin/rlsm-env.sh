@@ -69,6 +69,12 @@ RLSM_START_TIMEOUT="${RLSM_START_TIMEOUT:-180}"
 RLSM_STOP_TIMEOUT="${RLSM_STOP_TIMEOUT:-60}"
 RLSM_JAVA_OPTS="${RLSM_JAVA_OPTS:-}"
 RLSM_FS="${RLSM_FS:-local}"
+# The directory with hbase-site.xml and log4j.properties, first on every classpath. A benchmark
+# points it at a generated copy of conf/ (bench/scripts/ycsb-compare.sh) to change server
+# settings without touching the checked-in files.
+RLSM_CONF_DIR="${RLSM_CONF_DIR:-$RLSM_REPO/conf}"
+[ -f "$RLSM_CONF_DIR/hbase-site.xml" ] \
+  || rlsm_die "RLSM_CONF_DIR=$RLSM_CONF_DIR has no hbase-site.xml"
 RLSM_ULFS_BYTES="${RLSM_ULFS_BYTES:-8589934592}"
 case "$RLSM_FS" in
   local | ulfs) ;;
@@ -118,7 +124,7 @@ fi
 
 # ----- classpath -----
 
-# Builds CP = conf : module classes : runtime dependencies. The dependency list comes from Maven
+# Builds CP = RLSM_CONF_DIR : module classes : runtime dependencies. The dependency list comes from Maven
 # once and is cached in hbase-rlsm/target/; it is rebuilt when a pom is newer than the cache or
 # a listed jar has gone (e.g. a cleaned local repository).
 rlsm_classpath() {
@@ -154,7 +160,7 @@ rlsm_classpath() {
     # A rename is atomic, so launchers running at the same time never read half a file.
     mv -f "$tmp" "$cpfile"
   fi
-  CP="$RLSM_REPO/conf:$classes:$(cat "$cpfile")"
+  CP="$RLSM_CONF_DIR:$classes:$(cat "$cpfile")"
 }
 
 # The java command line of a client tool (small heap, logs to tools.log) in RLSM_TOOL_CMD, so
