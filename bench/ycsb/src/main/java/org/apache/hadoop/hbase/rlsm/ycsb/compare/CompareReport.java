@@ -170,7 +170,8 @@ public final class CompareReport {
       w.endObject();
       w.name("engines").beginArray();
       for (EngineRun run : runs) {
-        w.beginObject().name("engine").value(run.engine).name("phases").beginArray();
+        w.beginObject().name("engine").value(run.engine).name("dataDirBytes")
+          .value(run.dataDirBytes).name("phases").beginArray();
         for (EngineRun.Phase p : run.phases) {
           writePhase(w, p);
         }
@@ -290,8 +291,8 @@ public final class CompareReport {
         .append(" ops/s |");
       rule.append("---|");
     }
-    head.append(" write amp | OS write amp | compactions | compaction s | live MB |");
-    rule.append("---|---|---|---|---|");
+    head.append(" write amp | OS write amp | compactions | compaction s | live MB | disk MB |");
+    rule.append("---|---|---|---|---|---|");
     out.println(head);
     out.println(rule);
     for (EngineRun run : runs) {
@@ -309,7 +310,8 @@ public final class CompareReport {
         bf == null ? Double.NaN : bf.osWriteAmplification(), "%.2f")).append(" |");
       row.append(' ').append(f.compactions).append(" | ")
         .append(num(f.compactionMillis / 1000.0)).append(" | ")
-        .append(String.format(Locale.ROOT, "%.0f", f.liveStoreBytes / MB)).append(" |");
+        .append(String.format(Locale.ROOT, "%.0f", f.liveStoreBytes / MB)).append(" | ")
+        .append(String.format(Locale.ROOT, "%.0f", run.dataDirBytes / MB)).append(" |");
       out.println(row);
     }
     printTargets(out, base);

@@ -43,6 +43,8 @@ public final class EngineRun {
   public static final String FINAL = "final";
   /** Store files listed after the server stopped (the only listing on ulfs). */
   static final String STOPPED_LISTING = "stopped.files";
+  /** Allocated bytes of the server's data directory after the stop ({@code du}). */
+  static final String STOPPED_DU = "stopped.du";
 
   /** The figures of one phase; cumulative ones count from the server's start. */
   public static final class Phase {
@@ -90,10 +92,13 @@ public final class EngineRun {
 
   final String engine;
   final List<Phase> phases;
+  /** Disk space of the data directory (WALs, logs, ZooKeeper included) at the end. */
+  final long dataDirBytes;
 
-  private EngineRun(String engine, List<Phase> phases) {
+  private EngineRun(String engine, List<Phase> phases, long dataDirBytes) {
     this.engine = engine;
     this.phases = phases;
+    this.dataDirBytes = dataDirBytes;
   }
 
   /** Reads {@code dir} (named after the engine); {@code table} is the YCSB table's name. */
@@ -137,7 +142,8 @@ public final class EngineRun {
         millis, s.storeFileBytes, rlsmStores.isEmpty() ? null : sumColumns(rlsmStores),
         s.rlsmPartitions, s.loadAverage));
     }
-    return new EngineRun(engine, Collections.unmodifiableList(phases));
+    return new EngineRun(engine, Collections.unmodifiableList(phases),
+      PhaseSnapshot.firstNumber(dir.resolve(STOPPED_DU)));
   }
 
   /** The phase called {@code name}. */

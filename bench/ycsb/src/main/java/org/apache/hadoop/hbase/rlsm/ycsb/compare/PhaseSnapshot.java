@@ -90,7 +90,7 @@ public final class PhaseSnapshot {
       stores.put(bean.get("name").getAsString(), values);
       partitions += number(rlsm, bean, "Partitions");
     }
-    return new PhaseSnapshot(Long.parseLong(firstWord(time)),
+    return new PhaseSnapshot(firstNumber(time),
       Double.parseDouble(firstWord(load)), number(server, serverBean, "storeFileSize"),
       procIo(io, "write_bytes"), stores, partitions,
       Files.exists(listing) ? readListing(listing) : null);
@@ -118,6 +118,16 @@ public final class PhaseSnapshot {
       sizes.merge(line.substring(tab + 1), size, Math::max);
     }
     return sizes;
+  }
+
+  /** The whole number a file starts with (date +%s%3N, du -s). */
+  static long firstNumber(Path file) throws IOException {
+    String word = firstWord(file);
+    try {
+      return Long.parseLong(word);
+    } catch (NumberFormatException e) {
+      throw new ReportFormatException(file, 1, "expected a whole number, got '" + word + "'");
+    }
   }
 
   private static String firstWord(Path file) throws IOException {

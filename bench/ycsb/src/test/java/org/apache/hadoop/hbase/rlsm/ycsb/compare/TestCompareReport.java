@@ -86,6 +86,7 @@ public class TestCompareReport {
         write(dir.resolve(phase + ".ycsb.txt"), ycsb(op, 1000, throughput));
       }
     }
+    write(dir.resolve("stopped.du"), "5242880\t/data\n");
     Files.createDirectories(dir.resolve("logs"));
     write(dir.resolve("logs/hbase-master.log"), String.join("\n",
       "2026-11-23 07:00:00,000 INFO  [rs-shortCompactions-0] regionserver.HStore: Completed"
@@ -138,6 +139,7 @@ public class TestCompareReport {
     report.printSummary(new PrintStream(bytes, true, "UTF-8"));
     String summary = bytes.toString("UTF-8");
     assertTrue(summary, summary.contains("| rlsm | 1500 (1.50) |"));
+    assertTrue(summary, summary.contains("| 3 | 5 |\n")); // live MB, disk MB
     assertTrue(summary, summary.matches("(?s).*write amplification <= 1/3 +0\\.33x +met.*"));
     assertTrue(summary, summary.matches("(?s).*load throughput >= 1\\.3x +1\\.50x +met.*"));
     assertTrue(summary, summary.matches("(?s).*workload E >= 0\\.95x +1\\.50x +met.*"));
