@@ -3,14 +3,15 @@
 # ulfs, in one run on this machine (docs/benchmarks.md, section "YCSB side by side"):
 #   bench/scripts/ycsb-compare.sh [--records N] [--operations N] [--scan-operations N]
 #       [--threads N] [--engines LIST] [--field-length B] [--flush-mb MB] [--heap SIZE]
-#       [--compaction-mbps MB] [--max-phase-seconds S] [--name NAME] [--work DIR] [--no-plots]
+#       [--compaction-mbps MB] [--max-phase-seconds S] [--settle-seconds S] [--name NAME]
+#       [--work DIR] [--docs DIR] [--no-plots]
 # For each engine it starts a fresh standalone server (bin/hbase-start with its own data dir and
 # a generated hbase-site.xml: the same heap, flush size and compaction throughput for all),
 # creates usertable with that engine (bin/create-table), runs YCSB in its documented order
 # (load, A, B, C, F, D; drop, reload, E) through bench/ycsb/ycsb, snapshots the server after each
 # phase (JMX, /proc/<pid>/io, store files) and stops it, also on failure or Ctrl-C. Then
-# org.apache.hadoop.hbase.rlsm.ycsb.compare.CompareReport writes docs/bench-data/ycsb-NAME.{csv,json}
-# and the summary table; gnuplot draws docs/ycsb-NAME-*.png.
+# org.apache.hadoop.hbase.rlsm.ycsb.compare.CompareReport writes DOCS/bench-data/ycsb-NAME*.csv and
+# .json and the summary table; gnuplot draws DOCS/ycsb-NAME-*.png (DOCS: --docs, default docs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO="$PWD"
@@ -28,10 +29,11 @@ MAX_PHASE_SECONDS=90
 SETTLE_SECONDS=30
 NAME=""
 WORK="$REPO/run/ycsb-compare"
+DOCS="$REPO/docs"
 PLOTS=1
 
 usage() {
-  sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 while [ $# -gt 0 ]; do
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
     --settle-seconds) SETTLE_SECONDS="$2"; shift 2 ;;
     --name) NAME="$2"; shift 2 ;;
     --work) WORK="$2"; shift 2 ;;
+    --docs) DOCS="$2"; shift 2 ;;
     --no-plots) PLOTS=0; shift ;;
     -h | --help) usage ;;
     *) echo "ycsb-compare: unknown argument '$1'" >&2; usage ;;
@@ -90,6 +93,9 @@ if ! mvn -B -ntp -q -pl bench/ycsb -am package -DskipTests > "$WORK/build.log" 2
   tail -n 40 "$WORK/build.log" >&2
   die "the build failed (full output: $WORK/build.log)"
 fi
+# Maven leaves an unchanged class path file alone; bench/ycsb/ycsb would then take the sources as
+# newer than the build and rebuild before every phase.
+touch bench/ycsb/target/ycsb.classpath
 
 # ulfs takes part when its JNI library was built and a device image can be made and mounted here.
 ulfs_usable() {
@@ -321,13 +327,13 @@ for e in "${RUN_ENGINES[@]}"; do
 done
 log "all engines done in $((SECONDS - START)) s"
 
-mkdir -p docs/bench-data
+mkdir -p "$DOCS/bench-data"
 java -cp "bench/ycsb/target/classes:$(cat bench/ycsb/target/ycsb.classpath)" \
   -Dlog4j.configuration="file:$REPO/conf/log4j.properties" -Drlsm.data.dir="$WORK" \
-  org.apache.hadoop.hbase.rlsm.ycsb.compare.CompareReport "$RESULTS" "docs/bench-data/ycsb-$NAME" \
+  org.apache.hadoop.hbase.rlsm.ycsb.compare.CompareReport "$RESULTS" "$DOCS/bench-data/ycsb-$NAME" \
   | tee "$RESULTS/summary.md"
 if [ "$PLOTS" -eq 1 ]; then
-  gnuplot -e "dir='$RESULTS'; out='docs/ycsb-$NAME'" \
+  gnuplot -e "dir='$RESULTS'; out='$DOCS/ycsb-$NAME'" \
     bench/scripts/ycsb-compare.gp
-  log "plots: docs/ycsb-$NAME-*.png"
+  log "plots: $DOCS/ycsb-$NAME-*.png"
 fi
