@@ -114,6 +114,16 @@ public class TestCompareReport {
     return results;
   }
 
+  /** The report of {@code results} must fail with a message starting with {@code prefix}. */
+  private static void assertReadFails(Path results, String prefix) throws IOException {
+    try {
+      CompareReport.read(results);
+      fail("accepted bad input; expected: " + prefix);
+    } catch (ReportFormatException e) {
+      assertTrue(e.getMessage(), e.getMessage().startsWith(prefix));
+    }
+  }
+
   @Test
   public void derivesFiguresRatiosAndTargets() throws IOException {
     CompareReport report = CompareReport.read(results(1_000_000));
@@ -168,12 +178,7 @@ public class TestCompareReport {
     Path c = results.resolve("rlsm/c.ycsb.txt");
     write(c, ycsb("READ", 1000, 1000).replace("AverageLatency(us), 250.5",
       "AverageLatency(us), fast"));
-    try {
-      CompareReport.read(results);
-      fail("accepted a malformed measurement");
-    } catch (ReportFormatException e) {
-      assertTrue(e.getMessage(), e.getMessage().startsWith(c + ":8: not a number"));
-    }
+    assertReadFails(results, c + ":8: not a number");
   }
 
   @Test
@@ -181,12 +186,7 @@ public class TestCompareReport {
     Path results = results(1_000_000);
     Path d = results.resolve("default/d.ycsb.txt");
     write(d, "Loading workload...\nStarting test.\n");
-    try {
-      CompareReport.read(results);
-      fail("accepted a YCSB run without results");
-    } catch (ReportFormatException e) {
-      assertTrue(e.getMessage(), e.getMessage().startsWith(d + ": no [OVERALL]"));
-    }
+    assertReadFails(results, d + ": no [OVERALL]");
   }
 
   @Test
@@ -195,12 +195,7 @@ public class TestCompareReport {
     Path log = results.resolve("rlsm/logs/hbase-master.log");
     List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
     write(log, String.join("\n", lines.subList(0, 3)) + "\n");
-    try {
-      CompareReport.read(results);
-      fail("accepted a compaction without its time");
-    } catch (ReportFormatException e) {
-      assertTrue(e.getMessage(), e.getMessage().startsWith(log + ":1: compaction of usertable"));
-    }
+    assertReadFails(results, log + ":1: compaction of usertable");
   }
 
   @Test
@@ -208,11 +203,6 @@ public class TestCompareReport {
     Path results = results(1_000_000);
     Path files = results.resolve("default/b.files");
     write(files, "12\tr1/family/f1\nbig r1/family/f2\n");
-    try {
-      CompareReport.read(results);
-      fail("accepted a bad listing");
-    } catch (ReportFormatException e) {
-      assertTrue(e.getMessage(), e.getMessage().startsWith(files + ":2: expected SIZE"));
-    }
+    assertReadFails(results, files + ":2: expected SIZE");
   }
 }
