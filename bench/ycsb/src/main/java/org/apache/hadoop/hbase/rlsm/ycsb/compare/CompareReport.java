@@ -50,7 +50,8 @@ import org.apache.hbase.thirdparty.com.google.gson.stream.JsonWriter;
  */
 @InterfaceAudience.Private
 public final class CompareReport {
-  static final String TABLE = "usertable";
+  /** The family of the script's usertable (bench/scripts/ycsb-compare.sh). */
+  static final String FAMILY = "family";
   static final String BASELINE = "default";
   private static final double MB = 1024.0 * 1024.0;
 
@@ -98,7 +99,7 @@ public final class CompareReport {
     List<EngineRun> runs = new ArrayList<>();
     for (String engine : params.getProperty("engines", "").trim().split("\\s+")) {
       if (!engine.isEmpty()) {
-        runs.add(EngineRun.read(results.resolve(engine), TABLE, perOp));
+        runs.add(EngineRun.read(results.resolve(engine), FAMILY, perOp));
       }
     }
     if (runs.isEmpty()) {

@@ -101,11 +101,11 @@ public final class EngineRun {
     this.dataDirBytes = dataDirBytes;
   }
 
-  /** Reads {@code dir} (named after the engine); {@code table} is the YCSB table's name. */
-  public static EngineRun read(Path dir, String table, UserBytes perOp) throws IOException {
+  /** Reads {@code dir} (named after the engine); {@code family} is the YCSB table's family. */
+  public static EngineRun read(Path dir, String family, UserBytes perOp) throws IOException {
     String engine = dir.getFileName().toString();
     PhaseSnapshot start = PhaseSnapshot.read(dir, "start");
-    List<CompactionLog.Compaction> compactions = CompactionLog.read(serverLogs(dir), table);
+    List<CompactionLog.Compaction> compactions = CompactionLog.read(serverLogs(dir), family);
     Map<String, Long> files = new HashMap<>();
     Map<String, long[]> rlsmStores = new HashMap<>();
     List<Phase> phases = new ArrayList<>();
