@@ -105,12 +105,6 @@ report() {
   fi
 }
 
-if [ "$REPORT_ONLY" -eq 1 ]; then
-  [ -f "$RESULTS/params.properties" ] || die "no results of a run named $NAME in $WORK"
-  report
-  exit 0
-fi
-
 log "checking system packages (bin/install-deps --bench)"
 bin/install-deps --bench
 log "building hbase-rlsm and the YCSB binding (mvn package -DskipTests)"
@@ -122,6 +116,12 @@ fi
 # Maven leaves an unchanged class path file alone; bench/ycsb/ycsb would then take the sources as
 # newer than the build and rebuild before every phase.
 touch bench/ycsb/target/ycsb.classpath
+
+if [ "$REPORT_ONLY" -eq 1 ]; then
+  [ -f "$RESULTS/params.properties" ] || die "no results of a run named $NAME in $WORK"
+  report
+  exit 0
+fi
 
 # ulfs takes part when its JNI library was built and a device image can be made and mounted here.
 ulfs_usable() {
