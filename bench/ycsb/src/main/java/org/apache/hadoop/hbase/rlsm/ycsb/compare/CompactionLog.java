@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -69,17 +70,16 @@ public final class CompactionLog {
    */
   public static List<Compaction> read(List<Path> logs, String family) throws IOException {
     List<Compaction> result = new ArrayList<>();
-    Map<String, Integer> pending = new HashMap<>(); // thread -> line of its table compaction
-    Path last = null;
+    // thread -> "file:line" of its compaction still waiting for the time line
+    Map<String, String> pending = new HashMap<>();
     for (Path log : logs) {
-      last = log;
       List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
       for (int i = 0; i < lines.size(); i++) {
         String line = lines.get(i);
         Matcher done = COMPLETED.matcher(line);
         if (done.find()) {
           if (done.group(2).equals(family)) {
-            pending.put(done.group(1), i + 1);
+            pending.put(done.group(1), log + ":" + (i + 1));
           }
           continue;
         }
@@ -92,7 +92,10 @@ public final class CompactionLog {
       }
     }
     if (!pending.isEmpty()) {
-      throw new ReportFormatException(last, pending.values().iterator().next(),
+      String where = pending.values().iterator().next();
+      int colon = where.lastIndexOf(':');
+      throw new ReportFormatException(Paths.get(where.substring(0, colon)),
+        Integer.parseInt(where.substring(colon + 1)),
         "compaction of " + family + " without its TRACE time line (is HStore logged at TRACE?)");
     }
     return Collections.unmodifiableList(result);
