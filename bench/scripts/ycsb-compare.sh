@@ -196,6 +196,7 @@ write_conf() {
   local dir="$1"
   mkdir -p "$dir"
   cp conf/log4j.properties "$dir/"
+  printf '<?xml version="1.0"?>\n<configuration/>\n' > "$dir/core-site.xml"
   # CompactionLog reads each compaction's start and end in ms from HStore's TRACE line.
   echo "log4j.logger.org.apache.hadoop.hbase.regionserver.HStore=TRACE" >> "$dir/log4j.properties"
   sed '/<\/configuration>/d' conf/hbase-site.xml > "$dir/hbase-site.xml"
@@ -273,8 +274,11 @@ list_ulfs_files() {
     # shellcheck source=bin/rlsm-env.sh
     source bin/rlsm-env.sh
     rlsm_classpath
-    rlsm_java_tool org.apache.hadoop.fs.FsShell -ls -R "ulfs:///hbase/data/default/$TABLE" \
-      "ulfs:///hbase/archive/data/default/$TABLE" 2> /dev/null || true
+    # FsShell needs a core-site.xml on the class path (write_conf puts an empty one there) and
+    # the device image's settings from hbase-site.xml.
+    rlsm_java_tool org.apache.hadoop.fs.FsShell -conf "$RLSM_CONF_DIR/hbase-site.xml" \
+      -ls -R "ulfs:///hbase/data/default/$TABLE" "ulfs:///hbase/archive/data/default/$TABLE" \
+      2> "$RESULTS/rlsm-ulfs/fsshell.err" || true
   ) | awk -v fam="/$FAMILY/" '$1 ~ /^-/ && index($8, fam) {
         p = $8; sub(/.*\/data\/default\/[^\/]+\//, "", p); print $5 "\t" p }' | sort -u
 }
@@ -346,6 +350,12 @@ run_engine() {
   # After the stop: the flush of the last memstore at shutdown is committed too.
   if [ "$engine" = rlsm-ulfs ]; then
     list_ulfs_files "$RLSM_HOME_DATA" > "$RESULTS/$engine/stopped.files"
+    if [ ! -s "$RESULTS/$engine/stopped.files" ]; then
+      # No listing means no write amplification for ulfs (the report shows n/a), never zero.
+      log "  could not list the store files in the ulfs image:" \
+        "$(tail -n 3 "$RESULTS/$engine/fsshell.err")"
+      rm -f "$RESULTS/$engine/stopped.files"
+    fi
   else
     list_local_files "$RLSM_HOME_DATA/hbase" > "$RESULTS/$engine/stopped.files"
   fi
