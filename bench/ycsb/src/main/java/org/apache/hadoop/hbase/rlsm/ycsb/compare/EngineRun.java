@@ -32,7 +32,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  * YCSB measurements and the figures accumulated since the server started (user bytes, committed
  * store-file bytes, the process's OS write bytes, compactions, RLSM counters). Phases are YCSB's
  * documented order, load, A, B, C, F, D, then the reload for E and E; "final" is after the
- * harness waited for flushes and compactions to finish.
+ * harness waited for the compaction queue to empty.
  */
 @InterfaceAudience.Private
 public final class EngineRun {
