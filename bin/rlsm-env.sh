@@ -69,6 +69,12 @@ RLSM_START_TIMEOUT="${RLSM_START_TIMEOUT:-180}"
 RLSM_STOP_TIMEOUT="${RLSM_STOP_TIMEOUT:-60}"
 RLSM_JAVA_OPTS="${RLSM_JAVA_OPTS:-}"
 RLSM_FS="${RLSM_FS:-local}"
+# The directory with hbase-site.xml and log4j.properties, first on every classpath. A benchmark
+# points it at a generated copy of conf/ (bench/scripts/ycsb-compare.sh) to change server
+# settings without touching the checked-in files.
+RLSM_CONF_DIR="${RLSM_CONF_DIR:-$RLSM_REPO/conf}"
+[ -f "$RLSM_CONF_DIR/hbase-site.xml" ] \
+  || rlsm_die "RLSM_CONF_DIR=$RLSM_CONF_DIR has no hbase-site.xml"
 RLSM_ULFS_BYTES="${RLSM_ULFS_BYTES:-8589934592}"
 case "$RLSM_FS" in
   local | ulfs) ;;
@@ -151,7 +157,7 @@ rlsm_resolve_classpath() {
   mv -f "$tmp" "$cpfile"
 }
 
-# Builds CP = conf : module classes : runtime dependencies (cached in hbase-rlsm/target/).
+# Builds CP = RLSM_CONF_DIR : module classes : runtime dependencies (cached in hbase-rlsm/target/).
 rlsm_classpath() {
   local classes="$RLSM_MODULE/target/classes"
   local cpfile="$RLSM_MODULE/target/cp-runtime.txt"
@@ -159,7 +165,7 @@ rlsm_classpath() {
     || rlsm_die "hbase-rlsm is not built ($classes has no tools): run" \
       "'mvn -B -ntp -q install -DskipTests' in $RLSM_REPO, or bin/quickstart"
   rlsm_resolve_classpath "$RLSM_MODULE" "$cpfile"
-  CP="$RLSM_REPO/conf:$classes:$(cat "$cpfile")"
+  CP="$RLSM_CONF_DIR:$classes:$(cat "$cpfile")"
 }
 
 # Adds the shell module's dependencies (JRuby) to CP; needs rlsm_classpath first. They stay off
