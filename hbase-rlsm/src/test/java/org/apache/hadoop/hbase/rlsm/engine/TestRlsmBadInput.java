@@ -43,10 +43,10 @@ import org.apache.hadoop.hbase.codec.KeyValueCodecWithTags;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TestName;
@@ -68,21 +68,12 @@ public class TestRlsmBadInput {
 
   private static final Pattern TABLE_DESCRIPTOR = Pattern.compile("'T', \\{.*");
 
-  private static HBaseTestingUtility util;
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  private static final HBaseTestingUtility util = CLUSTER.util();
 
   @Rule
   public TestName name = new TestName();
-
-  @BeforeClass
-  public static void setUp() throws Exception {
-    util = RlsmTestCluster.create();
-    util.startMiniCluster(1);
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    util.shutdownMiniCluster();
-  }
 
   /** One client operation; returns a description of what it read or wrote. */
   private interface Op {

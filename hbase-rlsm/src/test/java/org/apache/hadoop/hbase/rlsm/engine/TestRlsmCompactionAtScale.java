@@ -28,13 +28,12 @@ import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -46,18 +45,9 @@ import org.junit.Test;
 public class TestRlsmCompactionAtScale {
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
-  private static HBaseTestingUtility util;
-
-  @BeforeClass
-  public static void setUp() throws Exception {
-    util = RlsmTestCluster.create();
-    util.startMiniCluster(1);
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    util.shutdownMiniCluster();
-  }
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  private static final HBaseTestingUtility util = CLUSTER.util();
 
   private static byte[] row(int i) {
     return Bytes.toBytes(String.format("%08x", Integer.reverse(i)));

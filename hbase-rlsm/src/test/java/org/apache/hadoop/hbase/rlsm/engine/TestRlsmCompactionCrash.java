@@ -39,12 +39,11 @@ import org.apache.hadoop.hbase.regionserver.Store;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -57,7 +56,10 @@ import org.junit.Test;
 public class TestRlsmCompactionCrash {
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
-  private static HBaseTestingUtility util;
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(2,
+    conf -> conf.setInt("hbase.hstore.compaction.retries", 0));
+  private static final HBaseTestingUtility util = CLUSTER.util();
 
   /** Fails or stalls compactions of tables that carry it, on request. */
   public static class Interrupter implements RegionCoprocessor, RegionObserver {
@@ -101,18 +103,6 @@ public class TestRlsmCompactionCrash {
         }
       };
     }
-  }
-
-  @BeforeClass
-  public static void setUp() throws Exception {
-    util = RlsmTestCluster.create();
-    util.getConfiguration().setInt("hbase.hstore.compaction.retries", 0);
-    util.startMiniCluster(2);
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    util.shutdownMiniCluster();
   }
 
   private static byte[] row(int i) {

@@ -28,11 +28,10 @@ import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -54,18 +53,9 @@ public class TestRlsmDifferential {
   private static final byte[] CNT = Bytes.toBytes("cnt");
   private static final int ROWS = 400;
   private static final int QUALIFIERS = 6;
-  private static HBaseTestingUtility util;
-
-  @BeforeClass
-  public static void setUp() throws Exception {
-    util = RlsmTestCluster.create();
-    util.startMiniCluster(1);
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    util.shutdownMiniCluster();
-  }
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  private static final HBaseTestingUtility util = CLUSTER.util();
 
   private static byte[] row(int i) {
     return Bytes.toBytes(String.format("r%04d", i));

@@ -18,10 +18,10 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -32,18 +32,9 @@ import org.junit.Test;
 public class TestRlsmRecovery {
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
-  private static HBaseTestingUtility util;
-
-  @BeforeClass
-  public static void setUp() throws Exception {
-    util = RlsmTestCluster.create();
-    util.startMiniCluster(2);
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    util.shutdownMiniCluster();
-  }
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(2);
+  private static final HBaseTestingUtility util = CLUSTER.util();
 
   private static byte[] row(int i) {
     return Bytes.toBytes(String.format("row%05d", i));

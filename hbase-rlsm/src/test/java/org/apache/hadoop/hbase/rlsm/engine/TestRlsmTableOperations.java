@@ -38,12 +38,12 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.HFileTestUtil;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TestName;
@@ -56,21 +56,12 @@ public class TestRlsmTableOperations {
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q1 = Bytes.toBytes("q1");
   private static final byte[] Q2 = Bytes.toBytes("q2");
-  private static HBaseTestingUtility util;
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  private static final HBaseTestingUtility util = CLUSTER.util();
 
   @Rule
   public TestName name = new TestName();
-
-  @BeforeClass
-  public static void setUp() throws Exception {
-    util = RlsmTestCluster.create();
-    util.startMiniCluster(1);
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    util.shutdownMiniCluster();
-  }
 
   private static byte[] row(int i) {
     return Bytes.toBytes(String.format("row%05d", i));

@@ -44,12 +44,12 @@ import org.apache.hadoop.hbase.regionserver.InternalScanner;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreFlusher;
 import org.apache.hadoop.hbase.regionserver.Store;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -61,18 +61,9 @@ import org.junit.Test;
 public class TestRlsmHashMemStoreCluster {
   private static final byte[] F = Bytes.toBytes("f");
   private static final int COLUMNS = 10;
-  private static HBaseTestingUtility util;
-
-  @BeforeClass
-  public static void setUp() throws Exception {
-    util = RlsmTestCluster.create();
-    util.startMiniCluster(1);
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    util.shutdownMiniCluster();
-  }
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  private static final HBaseTestingUtility util = CLUSTER.util();
 
   private static byte[] col(int i) {
     return Bytes.toBytes("c" + i);
