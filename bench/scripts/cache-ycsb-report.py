@@ -6,7 +6,8 @@ and a Markdown table with ratios to LRU; or the read miss ratios of ulfs-cachesi
   cache-ycsb-report.py --mrc <mrc.csv>...
 
 <work-dir> holds, per policy P, P-b.txt and P-c.txt (YCSB's standard output of workloads B and
-C) and P.cache (the server log line UlfsMount writes at unmount: the counters of the run phase).
+C) and P.cache (the server's last log line with the ulfs cache counters, written when a ulfs file
+system closes or the device unmounts: the counters of the run phase).
 """
 import csv
 import re
@@ -41,7 +42,7 @@ def counters(path):
     line = f.read()
   m = re.search(r"hits/misses (.*?);", line)
   if not m:
-    sys.exit(f"{path}: no ulfs cache counters (no 'Unmounting ulfs device' line in the log)")
+    sys.exit(f"{path}: no ulfs cache counters in the server log")
   kinds = {k: (int(h), int(x)) for k, h, x in re.findall(r"(\w+) (\d+)/(\d+)", m.group(1))}
   hits = sum(h for h, _ in kinds.values())
   misses = sum(x for _, x in kinds.values())

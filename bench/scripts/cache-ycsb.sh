@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # YCSB against the standalone RLSM server on ulfs with each page-cache policy (lru, lru-level,
 # arc, lsm-arc), the cache smaller than the data, side by side in one run:
-#   bench/scripts/cache-ycsb.sh [records, default 60000] [operations per workload, 30000]
+#   bench/scripts/cache-ycsb.sh [records, default 60000] [operations per workload, 20000]
 #                               [cache MiB, 16] [client threads, 4]
 # 1. Random load (YCSB insertorder=hashed) into a fresh server on a fresh ulfs image, stopped
 #    cleanly (memstores flushed); the stopped data directory is copied once per policy, so every
@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=${1:-60000}
-OPS=${2:-30000}
+OPS=${2:-20000}
 CACHE_MB=${3:-16}
 THREADS=${4:-4}
 POLICIES=${POLICIES:-lru lru-level arc lsm-arc}
@@ -89,8 +89,9 @@ run_phase() {
     log "$tag: workload $w $(grep -F '[OVERALL], Throughput' "$WORK/$tag-$w.txt")"
   done
   stop_server "$dir"
-  grep -F 'Unmounting ulfs device' "$dir/logs/hbase-master.log" | tail -n 1 \
-    > "$WORK/$tag.cache"
+  # The counters since the mount: logged when a ulfs file system closes or the device unmounts.
+  grep -E 'Closing ulfs file system|Unmounting ulfs device' "$dir/logs/hbase-master.log" \
+    | tail -n 1 > "$WORK/$tag.cache"
   log "$tag: $(sed 's/.*: cache policy/cache policy/' "$WORK/$tag.cache")"
 }
 
