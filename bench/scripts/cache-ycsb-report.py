@@ -2,11 +2,12 @@
 """Tables of bench/scripts/cache-ycsb.sh: YCSB results and ulfs cache counters per policy as a CSV
 and a Markdown table with ratios to LRU; or the read miss ratios of ulfs-cachesim CSVs.
 
-  cache-ycsb-report.py <work-dir> <out.csv> <records> <ops> <cache-bytes> <threads> <policy>...
+  cache-ycsb-report.py <work-dir> <out.csv> <records> <ops> <cache-bytes> <threads> <rounds>
+                       <policy>...
   cache-ycsb-report.py --mrc <mrc.csv>...
 
-<work-dir> holds, per policy P, P-b.txt and P-c.txt (YCSB's standard output of workloads B and
-C) and P.cache (the server's last log line with the ulfs cache counters, written when a ulfs file
+<work-dir> holds, per policy P and round R, P-rR-b.txt and P-rR-c.txt (YCSB's standard output
+of workloads B and C) and P-rR.cache (the server's last log line with the ulfs cache counters, written when a ulfs file
 system closes or the device unmounts: the counters of the run phase).
 """
 import csv
@@ -17,7 +18,7 @@ POLICY_NAMES = {"lru": "LRU", "lru-level": "LRULevel", "arc": "ARC", "lsm-arc": 
                 "opt": "OPT"}
 # Store-file kinds in the unmount line (UlfsCacheStats.toString); the rest is WAL, other, tmp.
 STORE_KINDS = ("l0", "l1_segment", "manifest")
-COLUMNS = ["policy", "workload", "records", "operations", "cache_bytes", "threads",
+COLUMNS = ["policy", "workload", "round", "records", "operations", "cache_bytes", "threads",
            "throughput_ops", "read_ops", "read_avg_us", "read_p50_us", "read_p95_us",
            "read_p99_us", "update_p99_us", "run_hits", "run_misses", "run_hit_ratio",
            "store_hits", "store_misses", "store_hit_ratio"]
@@ -55,14 +56,14 @@ def ratio(a, b):
   return a / b if b else 0.0
 
 
-def throughput_report(work, out_csv, records, ops, cache, threads, policies):
+def throughput_report(work, out_csv, records, ops, cache, threads, rounds, policies):
   rows = []
-  for p in policies:
-    hits, misses, sh, sm = counters(f"{work}/{p}.cache")
+  for r, p in ((r, p) for r in range(1, rounds + 1) for p in policies):
+    hits, misses, sh, sm = counters(f"{work}/{p}-r{r}.cache")
     for w in ("b", "c"):
-      y = ycsb(f"{work}/{p}-{w}.txt")
+      y = ycsb(f"{work}/{p}-r{r}-{w}.txt")
       rows.append({
-          "policy": p, "workload": w.upper(), "records": records, "operations": ops,
+          "policy": p, "workload": w.upper(), "round": r, "records": records, "operations": ops,
           "cache_bytes": cache, "threads": threads,
           "throughput_ops": float(y[("OVERALL", "Throughput(ops/sec)")]),
           "read_ops": int(y.get(("READ", "Operations"), 0)),
@@ -79,17 +80,28 @@ def throughput_report(work, out_csv, records, ops, cache, threads, policies):
     wr = csv.DictWriter(f, fieldnames=COLUMNS)
     wr.writeheader()
     wr.writerows(rows)
-  base = {r["workload"]: r for r in rows if r["policy"] == "lru"}
-  print("| policy | workload | ops/s | / LRU | read p50 / p95 / p99 (µs) | store-file hit ratio"
-        " (B+C) | misses / LRU's |")
-  print("|---|---|---|---|---|---|---|")
+  # Means over the rounds; the rounds' own throughputs are shown too.
+  agg = {}
   for r in rows:
-    b = base.get(r["workload"])
-    rel = f"{ratio(r['throughput_ops'], b['throughput_ops']):.2f}" if b else "-"
-    mrel = f"{ratio(r['store_misses'], b['store_misses']):.2f}" if b else "-"
-    print(f"| {POLICY_NAMES[r['policy']]} | {r['workload']} | {r['throughput_ops']:.0f} | {rel} "
-          f"| {r['read_p50_us']} / {r['read_p95_us']} / {r['read_p99_us']} "
-          f"| {r['store_hit_ratio']:.3f} | {mrel} |")
+    agg.setdefault((r["policy"], r["workload"]), []).append(r)
+
+  def mean(rs, col):
+    return sum(x[col] for x in rs) / len(rs)
+
+  print("| policy | workload | ops/s (mean; rounds) | / LRU | read p50 / p95 / p99 (µs, mean) "
+        "| store-file hit ratio (B+C) | store misses / LRU's |")
+  print("|---|---|---|---|---|---|---|")
+  for (p, w), rs in agg.items():
+    b = agg.get(("lru", w))
+    tput = mean(rs, "throughput_ops")
+    rel = f"{ratio(tput, mean(b, 'throughput_ops')):.2f}" if b else "-"
+    mrel = f"{ratio(mean(rs, 'store_misses'), mean(b, 'store_misses')):.2f}" if b else "-"
+    each = ", ".join(f"{x['throughput_ops']:.0f}" for x in rs)
+    hit = ratio(sum(x["store_hits"] for x in rs),
+                sum(x["store_hits"] + x["store_misses"] for x in rs))
+    print(f"| {POLICY_NAMES[p]} | {w} | {tput:.0f} ({each}) | {rel} "
+          f"| {mean(rs, 'read_p50_us'):.0f} / {mean(rs, 'read_p95_us'):.0f} / "
+          f"{mean(rs, 'read_p99_us'):.0f} | {hit:.3f} | {mrel} |")
   print(f"wrote {out_csv}")
 
 
@@ -114,8 +126,8 @@ def mrc_report(paths):
 if __name__ == "__main__":
   if len(sys.argv) >= 3 and sys.argv[1] == "--mrc":
     mrc_report(sys.argv[2:])
-  elif len(sys.argv) >= 8:
+  elif len(sys.argv) >= 9:
     a = sys.argv
-    throughput_report(a[1], a[2], int(a[3]), int(a[4]), int(a[5]), int(a[6]), a[7:])
+    throughput_report(a[1], a[2], int(a[3]), int(a[4]), int(a[5]), int(a[6]), int(a[7]), a[8:])
   else:
     sys.exit(__doc__)

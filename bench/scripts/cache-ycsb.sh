@@ -8,7 +8,8 @@
 #    policy starts from the same files.
 # 2. Per policy: start on the copy with that policy and cache size, YCSB B then C (same operation
 #    counts, Zipfian), stop; throughput, read latency percentiles and the ulfs cache counters of
-#    the run phase (logged at unmount) go to docs/bench-data/cache-ycsb.csv.
+#    the run phase go to docs/bench-data/cache-ycsb.csv. ROUNDS (default 2) repeats step 2, the
+#    policies taking turns, since throughput on a shared machine is noisy.
 # 3. Traces: the run phase (B then C) once more after the random load and once after a
 #    sequential load (insertorder=ordered), with fs.ulfs.cache.trace on; ulfs-cachesim replays
 #    each through every policy and OPT at cache sizes from 1/8 to 8x the benchmark's cache, and
@@ -24,6 +25,7 @@ OPS=${2:-20000}
 CACHE_MB=${3:-16}
 THREADS=${4:-4}
 POLICIES=${POLICIES:-lru lru-level arc lsm-arc}
+ROUNDS=${ROUNDS:-2}
 CACHE_BYTES=$((CACHE_MB * 1048576))
 export RLSM_FS=ulfs
 export RLSM_ZK_PORT=${RLSM_ZK_PORT:-22281}
@@ -46,7 +48,7 @@ fi
 rm -rf "$WORK"
 mkdir -p "$WORK" "$OUT"
 log "load average: $(cut -d' ' -f1-3 /proc/loadavg); records $RECORDS, operations $OPS per" \
-  "workload, cache $CACHE_MB MiB, $THREADS threads, policies: $POLICIES"
+  "workload, cache $CACHE_MB MiB, $THREADS threads, policies: $POLICIES, $ROUNDS rounds"
 
 # start_server DIR POLICY TRACE: the standalone server on DIR's ulfs image.
 start_server() {
@@ -73,9 +75,10 @@ load() {
   log "load ($1): image $("$STAT" "$dir/ulfs.img" | grep -F 'data blocks')"
 }
 
-# run_phase DIR POLICY TRACE TAG: copy of the loaded data, YCSB B then C, clean stop.
+# run_phase DIR INSERTORDER POLICY TRACE TAG: copy of the loaded data, YCSB B then C (keys as
+# loaded), clean stop.
 run_phase() {
-  local src="$1" policy="$2" trace="$3" tag="$4"
+  local src="$1" order="$2" policy="$3" trace="$4" tag="$5"
   local dir="$WORK/$tag"
   cp -a --sparse=always "$src" "$dir"
   rm -f "$dir/hbase-master.pid" "$dir"/logs/*
@@ -83,10 +86,15 @@ run_phase() {
   start_server "$dir" "$policy" "$trace"
   for w in b c; do
     RLSM_HOME_DATA="$dir" bench/ycsb/ycsb run -P "$WL/workload$w" -p recordcount="$RECORDS" \
-      -p operationcount="$OPS" -p measurementtype=hdrhistogram \
+      -p insertorder="$order" -p operationcount="$OPS" -p measurementtype=hdrhistogram \
       -p hdrhistogram.percentiles=50,95,99 -threads "$THREADS" \
       > "$WORK/$tag-$w.txt" 2>"$WORK/$tag-$w.err"
     log "$tag: workload $w $(grep -F '[OVERALL], Throughput' "$WORK/$tag-$w.txt")"
+    # A run that reads keys it did not load (or fails) would time Bloom-filter misses.
+    if grep -E 'Return=[^O]' "$WORK/$tag-$w.txt"; then
+      echo "cache-ycsb: $WORK/$tag-$w.txt: operations did not all return OK" >&2
+      exit 1
+    fi
   done
   stop_server "$dir"
   # The counters since the mount: logged when a ulfs file system closes or the device unmounts.
@@ -96,16 +104,19 @@ run_phase() {
 }
 
 load random hashed
-for p in $POLICIES; do
-  run_phase "$WORK/load-random" "$p" "" "$p"
+for ((r = 1; r <= ROUNDS; r++)); do
+  for p in $POLICIES; do
+    run_phase "$WORK/load-random" hashed "$p" "" "$p-r$r"
+  done
 done
+# shellcheck disable=SC2086
 python3 bench/scripts/cache-ycsb-report.py "$WORK" "$OUT/cache-ycsb.csv" "$RECORDS" "$OPS" \
-  "$CACHE_BYTES" "$THREADS" $POLICIES
+  "$CACHE_BYTES" "$THREADS" "$ROUNDS" $POLICIES
 
 # Traces of the run phase; the policy does not change which pages HBase asks for.
-run_phase "$WORK/load-random" lru "$WORK/random.trace" trace-random
+run_phase "$WORK/load-random" hashed lru "$WORK/random.trace" trace-random
 load seq ordered
-run_phase "$WORK/load-seq" lru "$WORK/seq.trace" trace-seq
+run_phase "$WORK/load-seq" ordered lru "$WORK/seq.trace" trace-seq
 SIZES=""
 for f in 8 4 2; do SIZES="$SIZES,$((CACHE_BYTES / f))"; done
 for f in 1 2 4 8; do SIZES="$SIZES,$((CACHE_BYTES * f))"; done
