@@ -23,6 +23,8 @@ import org.apache.hadoop.hbase.rlsm.cachehint.CacheHintSink;
 import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hadoop {@link FileSystem} for {@code ulfs:///path}: the paths of the ulfs device mounted by
@@ -41,6 +43,7 @@ import org.apache.hadoop.util.Progressable;
  * {@link #hintFile} takes the engine's finer hints.
  */
 public class UlfsFileSystem extends FileSystem implements CacheHintSink {
+  private static final Logger LOG = LoggerFactory.getLogger(UlfsFileSystem.class);
   public static final String SCHEME = "ulfs";
   private static final URI ROOT_URI = URI.create(SCHEME + ":///");
 
@@ -448,6 +451,10 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
     } finally {
       if (!closed && mount != null) {
         closed = true;
+        // The mount logs its counters when it unmounts, but a stream its caller never closed
+        // keeps it mounted until the JVM exits (HBase's standalone server ends so): log them
+        // when the file system closes too, or its run leaves no counters behind.
+        LOG.info("Closing ulfs file system {}: {}", getUri(), mount.cacheStats());
         mount.release();
       }
     }
