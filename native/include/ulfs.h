@@ -42,7 +42,8 @@ typedef enum ulfs_backend {
 
 /* Opens a device or image file. The image must already exist (see ulfs_image_create). The
  * backend actually used may differ from the one asked for (fallback is logged); see
- * ulfs_dev_backend. */
+ * ulfs_dev_backend. The device is locked (flock) until ulfs_dev_close or process exit: while it
+ * is open, another open of it, here or in another process, fails with -EBUSY. */
 int ulfs_dev_open(const char *path, ulfs_backend backend, int flags, ulfs_dev **out);
 /* Creates an in-memory device of the given size (multiple of ULFS_BLOCK_SIZE). */
 int ulfs_dev_open_memory(uint64_t bytes, ulfs_dev **out);

@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -49,6 +50,16 @@ int ulfs_posix_open_fd(const char *path, int flags, int *fdp, int *direct, uint6
   if (fd < 0) {
     fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0) return -errno;
+  }
+  /* One mount per device: a second process (or a second open in this one) mounting the same
+   * image would replay the journal and allocate under the first one's feet. The lock goes with
+   * the descriptor, so a killed process releases it. */
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int e = errno == EWOULDBLOCK ? -EBUSY : -errno;
+    if (e == -EBUSY) ulfs_log(ULFS_LOG_ERROR, "%s: in use by another mount (ulfs devices are "
+                              "mounted by one process at a time)", path);
+    close(fd);
+    return e;
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {

@@ -1,6 +1,7 @@
 /* test_backends -- the POSIX and io_uring backends (plain and SQPOLL) on image files in the
  * test data directory (argv[1]), and on /dev/shm (tmpfs refuses O_DIRECT: buffered fallback):
- * format, write, fsync, remount on another backend, read back, fsck. */
+ * format, write, fsync, a second open refused while mounted, remount on another backend, read
+ * back, fsck. */
 #include <pthread.h>
 
 #include "t.h"
@@ -22,6 +23,10 @@ static void round_trip(const char *img, ulfs_backend b, int flags, int expect_di
   ulfs_counters c;
   ulfs_get_counters(fs, &c);
   CHECK(c.dev_writes > 0 && c.dev_flushes > 0);
+  /* one mount per device: a second open of the image, on either backend, is refused */
+  ulfs_dev *second;
+  CHECK_RC(ulfs_dev_open(img, ULFS_BACKEND_POSIX, 0, &second), -EBUSY);
+  CHECK_RC(ulfs_dev_open(img, ULFS_BACKEND_IO_URING, 0, &second), -EBUSY);
   OK(ulfs_unmount(fs));
   ulfs_dev_close(dev);
   /* the same image through the other backend */

@@ -156,7 +156,8 @@ public class RlsmMemStoreBenchmark {
   /**
    * A YCSB workload-E step against a growing memstore: insert one new record, then scan 10
    * records (100 cells) from a random key. For the hash memstore every scan after an insert
-   * first adds the new row to its row index (a skip list of rows). Score: microseconds per insert+scan.
+   * first adds the new row to its row index (a skip list of rows). Score: microseconds per
+   * insert+scan.
    */
   @Benchmark
   @BenchmarkMode(Mode.AverageTime)

@@ -27,7 +27,8 @@ public final class CompactionConfig {
    * major compaction, as HBase's default engine does; the two differ only for a put whose
    * timestamp is older than an earlier delete (HBase book, "Deletes mask Puts").
    */
-  public static final String REWRITE_DROP_DELETES_KEY = "hbase.rlsm.compaction.rewrite.drop.deletes";
+  public static final String REWRITE_DROP_DELETES_KEY =
+    "hbase.rlsm.compaction.rewrite.drop.deletes";
   public static final boolean DEFAULT_REWRITE_DROP_DELETES = true;
   /** {@code index} (new heads share the segments) or {@code rewrite} (the paper: two new files). */
   public static final String SPLIT_MODE_KEY = "hbase.rlsm.partition.split.mode";

@@ -186,7 +186,8 @@ public final class RlsmFileWriter implements Closeable {
       }
     }
     HashIndex.Builder index = new HashIndex.Builder(rows.size());
-    BloomFilter bloom = bloomFpp > 0 && !rows.isEmpty() ? BloomFilter.create(rows.size(), bloomFpp) : null;
+    BloomFilter bloom =
+      bloomFpp > 0 && !rows.isEmpty() ? BloomFilter.create(rows.size(), bloomFpp) : null;
     CRC32C dataCrc = new CRC32C();
     long length;
     boolean ok = false;

@@ -70,7 +70,9 @@ public final class PartitionDescriptor {
     for (int i = 0; i < n; i++) {
       byte[] low = r.bytes(r.u16());
       byte[] high = r.bytes(r.u16());
-      if (Bytes.compareTo(low, high) > 0 || (prevHigh != null && Bytes.compareTo(prevHigh, low) >= 0)) {
+      if (
+        Bytes.compareTo(low, high) > 0 || (prevHigh != null && Bytes.compareTo(prevHigh, low) >= 0)
+      ) {
         throw r.corrupt("partition " + i + " range is inverted or overlaps its predecessor");
       }
       int m = r.i32();

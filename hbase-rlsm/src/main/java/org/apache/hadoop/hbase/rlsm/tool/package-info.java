@@ -27,8 +27,8 @@
  * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmDump}, which read files directly and need no
  * server.
  * <p>
- * The server tools are plain HBase clients: they read {@code hbase-site.xml} from the classpath (the
- * repository's {@code conf/}) and talk to whatever server it names. Nothing here runs inside the
+ * The server tools are plain HBase clients: they read {@code hbase-site.xml} from the classpath
+ * (the repository's {@code conf/}) and talk to whatever server it names. Nothing here runs inside the
  * RegionServer. Exit codes and output formats are part of the launchers' contract; see
  * {@code docs/operations.md}.
  */

@@ -95,6 +95,10 @@ public final class UlfsMount {
             + "(no valid superblock): format it with ulfs-mkfs, or remove the image file to have "
             + "it created", e);
         }
+        if (e.errno() == UlfsException.EBUSY) {
+          throw new IOException(device + " is mounted by another process (a ulfs device has one "
+            + "mount at a time; only the server may open hbase.rootdir on it)", e);
+        }
         throw e;
       }
       current = new UlfsMount(h, key);

@@ -18,8 +18,9 @@ import org.apache.hadoop.hbase.rlsm.cachehint.StreamRoleHint;
  * after it on the promise that the edit survives a crash of this process (on HDFS it sits on the
  * datanodes, on the local file system in the kernel's page cache). ulfs keeps dirty pages in this
  * process, so an hflush that only reached the ulfs page cache was lost by kill -9; the kill loop
- * found acknowledged puts missing after restarts (docs/kill-loop.md). {@link #close()} flushes and makes the file durable. All methods are synchronized:
- * HBase's WAL calls hflush/hsync from sync threads while another thread appends.
+ * found acknowledged puts missing after restarts (docs/kill-loop.md). {@link #close()} flushes
+ * and makes the file durable. All methods are synchronized: HBase's WAL calls hflush/hsync from
+ * sync threads while another thread appends.
  */
 final class UlfsOutputStream extends OutputStream
   implements Syncable, StreamCapabilities, CanSetDropBehind, StreamRoleHint {

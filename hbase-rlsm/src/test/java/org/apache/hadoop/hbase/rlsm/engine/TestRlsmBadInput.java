@@ -188,8 +188,8 @@ public class TestRlsmBadInput {
     List<String> out = new ArrayList<>();
     for (Cell c : r.rawCells()) {
       out.add(Bytes.toStringBinary(CellUtil.cloneQualifier(c)) + "/" + c.getTimestamp() + "/"
-        + c.getRowLength() + "/" + c.getValueLength() + "/" + Arrays.hashCode(CellUtil.cloneValue(c))
-        + "/tags=" + c.getTagsLength());
+        + c.getRowLength() + "/" + c.getValueLength() + "/"
+        + Arrays.hashCode(CellUtil.cloneValue(c)) + "/tags=" + c.getTagsLength());
     }
     return out.toString();
   }

@@ -98,8 +98,8 @@ public class TestRlsmDifferential {
   /** A cell as compared: everything but the timestamp of increment cells. */
   private static String describe(Cell c) {
     boolean counter = CellUtil.matchingQualifier(c, CNT);
-    return Bytes.toStringBinary(CellUtil.cloneRow(c)) + "/" + Bytes.toString(CellUtil.cloneFamily(c))
-      + ":" + Bytes.toString(CellUtil.cloneQualifier(c)) + "/"
+    return Bytes.toStringBinary(CellUtil.cloneRow(c)) + "/"
+      + Bytes.toString(CellUtil.cloneFamily(c)) + ":" + Bytes.toString(CellUtil.cloneQualifier(c)) + "/"
       + (counter ? "-" : Long.toString(c.getTimestamp())) + "/" + c.getType() + "="
       + (counter ? Long.toString(Bytes.toLong(CellUtil.cloneValue(c)))
         : Bytes.toStringBinary(CellUtil.cloneValue(c)));

@@ -324,7 +324,8 @@ public class TestRlsmTableOperations {
       assertEquals(50, count(t, new Scan().setFilter(new PrefixFilter(b("odd-")))));
       assertEquals(10, count(t, new Scan().setFilter(
         new SingleColumnValueFilter(F, b("colA"), CompareOperator.EQUAL, b("ten")))));
-      try (ResultScanner rs = t.getScanner(new Scan().setFilter(new ColumnPrefixFilter(b("col"))))) {
+      Scan prefix = new Scan().setFilter(new ColumnPrefixFilter(b("col")));
+      try (ResultScanner rs = t.getScanner(prefix)) {
         int n = 0;
         for (Result r : rs) {
           assertEquals(2, r.size());

@@ -27,7 +27,8 @@ public final class RlsmFileFixture {
 
   public RlsmFileFixture(String name) throws IOException {
     fs = FileSystem.getLocal(new Configuration()).getRawFileSystem();
-    dir = new Path(new File("target/test-data/" + name + "-" + System.nanoTime()).getAbsolutePath());
+    dir =
+      new Path(new File("target/test-data/" + name + "-" + System.nanoTime()).getAbsolutePath());
     fs.mkdirs(dir);
   }
 

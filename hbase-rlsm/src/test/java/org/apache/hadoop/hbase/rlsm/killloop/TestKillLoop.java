@@ -56,7 +56,8 @@ public class TestKillLoop {
     PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8.name());
     KillLoopOptions o = KillLoopOptions.parse("--dir", tmp.newFolder("data").getPath(),
       "--conf-dir", CONF.getPath(), "--cycles", Integer.toString(CYCLES),
-      "--min-run-seconds", "3", "--max-run-seconds", "6", "--seed", Long.toString(System.currentTimeMillis()));
+      "--min-run-seconds", "3", "--max-run-seconds", "6", "--seed",
+      Long.toString(System.currentTimeMillis()));
     KillLoop loop = new KillLoop(o, out);
     boolean ok = loop.run();
     String report = buf.toString(StandardCharsets.UTF_8.name());

@@ -34,8 +34,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * The compactions of one column family, read from the server log. Every engine's compaction ends
  * in {@code HStore.doCompaction}, which logs "Completed compaction of N file(s) in
- * ENCODED_REGION/FAMILY of ENCODED_REGION" at INFO and, with {@code HStore} at TRACE (the harness's log4j.properties), the start and end
- * time in milliseconds on the next line of the same thread. The INFO line alone has whole seconds
+ * ENCODED_REGION/FAMILY of ENCODED_REGION" at INFO and, with {@code HStore} at TRACE (the
+ * harness's log4j.properties), the start and end time in milliseconds on the next line of the same thread. The INFO line alone has whole seconds
  * only, and the RegionServer's compactionTime histogram resets at every JMX read, so neither
  * could give the total time.
  */

@@ -52,7 +52,8 @@ public class TestCompareReport {
       "[OVERALL], RunTime(ms), 1000", "[OVERALL], Throughput(ops/sec), " + throughput,
       "[TOTAL_GCS_G1_Young_Generation], Count, 3", "[CLEANUP], Operations, 4",
       "[" + op + "], Operations, " + ops, "[" + op + "], AverageLatency(us), 250.5",
-      "[" + op + "], 50thPercentileLatency(us), 200", "[" + op + "], 95thPercentileLatency(us), 400",
+      "[" + op + "], 50thPercentileLatency(us), 200",
+      "[" + op + "], 95thPercentileLatency(us), 400",
       "[" + op + "], 99thPercentileLatency(us), 900", "[" + op + "], Return=OK, " + ops, "");
   }
 
