@@ -25,7 +25,13 @@ public final class RlsmTestCluster {
     conf.setInt("hbase.regionserver.handler.count", 10);
     conf.setInt("hbase.client.retries.number", 10);
     conf.setLong("hbase.client.pause", 50);
+    keepAbortsInProcess(conf);
     return util;
+  }
+
+  /** RegionServers aborted by a test must not halt the JVM later (see AbortTimeoutLog). */
+  public static void keepAbortsInProcess(Configuration conf) {
+    conf.set("hbase.regionserver.abort.timeout.task", AbortTimeoutLog.class.getName());
   }
 
   /** The store files of every region of {@code table} in {@code family}. */

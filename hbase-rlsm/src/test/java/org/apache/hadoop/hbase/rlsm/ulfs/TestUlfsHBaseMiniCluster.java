@@ -29,6 +29,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -54,6 +55,7 @@ public class TestUlfsHBaseMiniCluster {
   public static void setUp() throws Exception {
     util = new HBaseTestingUtility();
     conf = util.getConfiguration();
+    RlsmTestCluster.keepAbortsInProcess(conf);
     Configuration ulfs = UlfsContract.ulfsConf(new Configuration(false));
     ulfs.forEach(e -> conf.set(e.getKey(), e.getValue()));
     conf.set(HConstants.HBASE_DIR, "ulfs:///hbase");
