@@ -244,6 +244,13 @@ snapshot() {
   local out="$RESULTS/$engine/$phase"
   date -u +%s%3N > "$out.time"
   cut -d' ' -f1-3 /proc/loadavg > "$out.loadavg"
+  # Just after start the Server bean can hold only its tags: its metrics appear with the metrics
+  # system's first snapshot, a few seconds later.
+  local tries=0
+  until [ -n "$(server_metric storeFileSize)" ] || [ "$tries" -ge 30 ]; do
+    sleep 1
+    tries=$((tries + 1))
+  done
   jmx 'Hadoop:service=HBase,name=RegionServer,sub=Server' > "$out.server.json"
   jmx 'Hadoop:service=hbase-rlsm,name=*' > "$out.rlsm.json"
   cat "/proc/$pid/io" > "$out.io"
