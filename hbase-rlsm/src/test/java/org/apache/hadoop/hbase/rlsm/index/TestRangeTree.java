@@ -1,23 +1,27 @@
 package org.apache.hadoop.hbase.rlsm.index;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
-import static org.junit.Assert.fail;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
+/** Random lookups against a linear search; the fixed cases are in testdata/range-tree. */
+@Category({ SmallTests.class, IOTests.class })
 public class TestRangeTree {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRangeTree.class);
+
   private static byte[] k(int v) {
     return Bytes.toBytes(String.format("%05d", v));
-  }
-
-  private static RangeTree<int[]> tree(int[][] ranges) {
-    List<int[]> l = new ArrayList<>(List.of(ranges));
-    return new RangeTree<>(l, r -> k(r[0]), r -> k(r[1]));
   }
 
   @Test
@@ -53,29 +57,5 @@ public class TestRangeTree {
       assertEquals(want, t.overlapping(k(a), k(b)));
     }
     assertEquals(ranges.size(), t.overlapping(new byte[0], new byte[0]).size());
-  }
-
-  @Test
-  public void gapsFloorAndHigher() {
-    RangeTree<int[]> t = tree(new int[][] { { 1, 8 }, { 10, 17 } });
-    assertNull(t.find(k(9)));
-    assertNull(t.find(k(0)));
-    assertNull(t.find(k(18)));
-    assertEquals(1, t.floor(k(9))[0]);
-    assertEquals(10, t.higher(k(9))[0]);
-    assertNull(t.higher(k(10)));
-  }
-
-  @Test
-  public void overlappingOrInvertedRangesAreRefused() {
-    for (int[][] bad : new int[][][] { { { 1, 8 }, { 8, 9 } }, { { 5, 1 } }, { { 1, 2 },
-      { 1, 3 } } }) {
-      try {
-        tree(bad);
-        fail("accepted " + java.util.Arrays.deepToString(bad));
-      } catch (IllegalArgumentException e) {
-        // expected
-      }
-    }
   }
 }

@@ -1,0 +1,174 @@
+package org.apache.hadoop.hbase.rlsm.compaction;
+
+import static org.junit.Assert.assertEquals;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.rlsm.CaseFile;
+import org.apache.hadoop.hbase.rlsm.CaseFile.Case;
+import org.apache.hadoop.hbase.rlsm.index.RangeTree;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.experimental.categories.Category;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+import org.junit.runners.Parameterized.Parameters;
+
+/** The planner's choice of the next compaction as the cases of testdata/compaction-planner. */
+@RunWith(Parameterized.class)
+@Category({ SmallTests.class, RegionServerTests.class })
+public class TestCompactionPlannerCases {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestCompactionPlannerCases.class);
+
+  private static final List<String> CONFIG_KEYS = List.of(CompactionConfig.L0_TRIGGER_KEY,
+    CompactionConfig.MAX_VICTIMS_KEY, CompactionConfig.NEW_PARTITION_MIN_ROWS_KEY,
+    CompactionConfig.SPLIT_BYTES_KEY, CompactionConfig.SPLIT_MODE_KEY,
+    CompactionConfig.MERGE_BYTES_KEY, CompactionConfig.MAX_SEGMENTS_KEY,
+    CompactionConfig.MAX_DEAD_FRACTION_KEY, CompactionConfig.REWRITE_DROP_DELETES_KEY);
+  private static final List<String> KEYS = List.of("partition", "level0", "rows", "major",
+    "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
+    "target", "retired");
+
+  @Parameters(name = "{0}")
+  public static List<Object[]> cases() {
+    return CaseFile.load("compaction-planner");
+  }
+
+  private final Case c;
+  /** Rows of every file the case names rows for: Level-0 files and "rows:" members. */
+  private final Map<String, byte[][]> rows = new HashMap<>();
+
+  private final RowSource source = (name, low, high) -> {
+    byte[][] all = rows.get(name);
+    if (all == null) {
+      throw new IllegalStateException("the planner read " + name + ", whose rows the case omits");
+    }
+    List<byte[]> out = new ArrayList<>();
+    for (byte[] r : all) {
+      if ((low == null || Bytes.compareTo(r, low) >= 0)
+        && (high == null || Bytes.compareTo(r, high) <= 0)) {
+        out.add(r);
+      }
+    }
+    return out.toArray(new byte[0][]);
+  };
+
+  public TestCompactionPlannerCases(String name, Case c) {
+    this.c = c;
+  }
+
+  /** Registers the rows of "name key key ..." and returns the name. */
+  private String rowsOf(String line) {
+    List<String> words = Case.words(line);
+    rows.put(words.get(0), Case.keys(words.subList(1, words.size())));
+    return words.get(0);
+  }
+
+  private List<FileSummary> level0() {
+    List<FileSummary> out = new ArrayList<>();
+    for (String line : c.all("level0")) {
+      byte[][] r = rows.get(rowsOf(line));
+      out.add(new FileSummary(Case.words(line).get(0), r[0], r[r.length - 1], r.length,
+        r.length * 100L, true));
+    }
+    return out;
+  }
+
+  private List<PartitionSummary> partitions() {
+    List<PartitionSummary> out = new ArrayList<>();
+    for (String line : c.all("partition")) {
+      List<String> words = Case.words(line);
+      Map<String, String> attrs = new HashMap<>();
+      for (String w : words.subList(1, words.size())) {
+        String[] kv = w.split("=", 2);
+        attrs.put(kv[0], kv[1]);
+      }
+      byte[][] range = Case.range(words.get(0));
+      out.add(new PartitionSummary(range[0], range[1],
+        List.of(attrs.get("members").split(",")), Long.parseLong(attrs.get("bytes")),
+        Long.parseLong(attrs.getOrDefault("entries", "10")),
+        Long.parseLong(attrs.getOrDefault("distinct", "10"))));
+    }
+    return out;
+  }
+
+  private CompactionConfig config() {
+    Configuration conf = new Configuration(false);
+    for (String key : CONFIG_KEYS) {
+      conf.set(key, c.get(key));
+    }
+    return new CompactionConfig(conf);
+  }
+
+  private List<String> names(String key) {
+    return Case.words(c.get(key));
+  }
+
+  private Set<String> nameSet(String key) {
+    return new HashSet<>(names(key));
+  }
+
+  @Test
+  public void plan() {
+    List<String> allowed = new ArrayList<>(KEYS);
+    allowed.addAll(CONFIG_KEYS);
+    c.allowOnly(new HashSet<>(allowed));
+    List<FileSummary> level0 = level0();
+    List<PartitionSummary> partitions = partitions();
+    c.all("rows").forEach(this::rowsOf);
+    RlsmCompactionPlanner planner = new RlsmCompactionPlanner(config());
+
+    if (c.has("victim-order")) {
+      RangeTree<PartitionSummary> tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
+      List<String> order = new ArrayList<>();
+      RlsmCompactionPlanner.orderVictims(level0, tree).forEach(f -> order.add(f.name()));
+      assertEquals("victim order", names("victim-order"), order);
+    }
+    if (c.has("needs-compaction")) {
+      assertEquals("needs compaction", c.getBoolean("needs-compaction"),
+        planner.needsCompaction(level0, partitions));
+    }
+    if (!c.has("kind")) {
+      return;
+    }
+    CompactionPlan plan =
+      planner.plan(level0, partitions, c.has("major") && c.getBoolean("major"), source);
+    assertEquals("kind", c.get("kind"), plan == null ? "none" : plan.kind().name());
+    if (plan == null) {
+      return;
+    }
+    if (c.has("linked")) {
+      assertEquals("linked", names("linked"), plan.linkedVictims());
+    }
+    if (c.has("appended")) {
+      assertEquals("appended", names("appended"), plan.appendedVictims());
+    }
+    if (c.has("inputs")) {
+      assertEquals("inputs", nameSet("inputs"), plan.inputs().keySet());
+    }
+    if (c.has("drop-deletes")) {
+      assertEquals("drop deletes", c.getBoolean("drop-deletes"),
+        plan.dropDeletes());
+    }
+    if (c.has("target")) {
+      List<String> targets = new ArrayList<>();
+      plan.targets().forEach(t -> targets.add(t.toString()));
+      assertEquals("targets", c.all("target"), targets);
+    }
+    if (c.has("retired")) {
+      assertEquals("retired", nameSet("retired"),
+        RlsmCompactionPlanner.retired(partitions, plan));
+    }
+  }
+}
