@@ -17,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.InnerStoreCellComparator;
 import org.apache.hadoop.hbase.KeyValue;
@@ -26,16 +27,25 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.exceptions.UnexpectedStateException;
 import org.apache.hadoop.hbase.rlsm.memstore.HashCellTable;
 import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The hash memstore against HBase's DefaultMemStore on the same cells: MVCC visibility, scanner
  * behaviour (seek, reseek, reversed operations) while rows keep arriving, size accounting,
  * snapshot and clear-snapshot. Both run with and without MSLAB.
  */
+@Category({ SmallTests.class, RegionServerTests.class })
 public class TestRlsmHashMemStore {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmHashMemStore.class);
+
   private static final CellComparator CMP = InnerStoreCellComparator.INNER_STORE_COMPARATOR;
   private static final byte[] F = Bytes.toBytes("f");
 

@@ -7,7 +7,10 @@ import org.junit.rules.ExternalResource;
 
 /**
  * One mini cluster shared by all tests of a class, as a JUnit class rule: started before the first
- * test with {@link RlsmTestCluster#create()}'s settings, shut down after the last.
+ * test with {@link RlsmTestCluster#create()}'s settings, shut down after the last. Declare it
+ * {@code @ClassRule(order = 1)}: a higher order is applied inside, so the class's
+ * {@code HBaseClassTestRule} (default order) wraps it and its timeout also guards cluster start
+ * and shutdown (docs/testing.md).
  */
 public final class RlsmMiniClusterRule extends ExternalResource {
   private final HBaseTestingUtility util = RlsmTestCluster.create();

@@ -16,6 +16,7 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.ExtendedCellBuilderFactory;
 import org.apache.hadoop.hbase.CellBuilderType;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.PrivateCellUtil;
@@ -45,10 +46,13 @@ import org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.junit.rules.TestName;
 
 /**
@@ -58,7 +62,12 @@ import org.junit.rules.TestName;
  * message, or the same stored cells — with the data in the memstore, in flushed files and after a
  * major compaction. Values exactly at each limit must be stored and read back intact.
  */
+@Category({ LargeTests.class, RegionServerTests.class })
 public class TestRlsmBadInput {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmBadInput.class);
+
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
   /** Stages of a cell's life at which reads are compared. */
@@ -68,7 +77,7 @@ public class TestRlsmBadInput {
 
   private static final Pattern TABLE_DESCRIPTOR = Pattern.compile("'T', \\{.*");
 
-  @ClassRule
+  @ClassRule(order = 1)
   public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static final HBaseTestingUtility util = CLUSTER.util();
 

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.TableName;
@@ -40,11 +41,14 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTrack
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
 import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Compactions interrupted at each stage: a failure while outputs are being written (nothing may
@@ -53,10 +57,15 @@ import org.junit.Test;
  * archived (HBase archives them at open from the manifest's compacted-files list), and a
  * RegionServer abort in the middle of a compaction. After each, every row reads its value.
  */
+@Category({ LargeTests.class, RegionServerTests.class })
 public class TestRlsmCompactionCrash {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmCompactionCrash.class);
+
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
-  @ClassRule
+  @ClassRule(order = 1)
   public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(2,
     conf -> conf.setInt("hbase.hstore.compaction.retries", 0));
   private static final HBaseTestingUtility util = CLUSTER.util();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
@@ -30,9 +31,12 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Applies one seeded random operation log to an RLSM table and to a default-engine table in the
@@ -48,12 +52,17 @@ import org.junit.Test;
  * compactions that could become major, and RLSM rewrites keep markers,
  * {@code hbase.rlsm.compaction.rewrite.drop.deletes=false}).
  */
+@Category({ LargeTests.class, RegionServerTests.class })
 public class TestRlsmDifferential {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmDifferential.class);
+
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] CNT = Bytes.toBytes("cnt");
   private static final int ROWS = 400;
   private static final int QUALIFIERS = 6;
-  @ClassRule
+  @ClassRule(order = 1)
   public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static final HBaseTestingUtility util = CLUSTER.util();
 

@@ -17,11 +17,21 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.junit.Before;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /** The fault file system: durability record, crash materialisation, k-th operation failures. */
+@Category({ SmallTests.class, IOTests.class })
 public class TestFaultInjectingFileSystem {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestFaultInjectingFileSystem.class);
+
   private FaultInjectingFileSystem fs;
   private Path dir;
 

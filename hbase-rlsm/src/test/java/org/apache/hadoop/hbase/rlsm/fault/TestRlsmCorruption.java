@@ -16,6 +16,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Put;
@@ -32,8 +33,12 @@ import org.apache.hadoop.hbase.rlsm.format.Section;
 import org.apache.hadoop.hbase.rlsm.format.Trailer;
 import org.apache.hadoop.hbase.rlsm.tool.Damage;
 import org.apache.hadoop.hbase.rlsm.tool.StoreVerifier;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +51,12 @@ import org.slf4j.LoggerFactory;
  * it fails the read that reaches the record, and with {@link RlsmConfig#OPEN_VERIFY_DATA_KEY}
  * it fails the region open too.
  */
+@Category({ SmallTests.class, IOTests.class })
 public class TestRlsmCorruption {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmCorruption.class);
+
   private static final Logger LOG = LoggerFactory.getLogger(TestRlsmCorruption.class);
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");

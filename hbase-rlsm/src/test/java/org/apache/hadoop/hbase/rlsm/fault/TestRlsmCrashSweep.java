@@ -17,6 +17,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -36,8 +37,12 @@ import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
 import org.apache.hadoop.hbase.rlsm.tool.Damage;
 import org.apache.hadoop.hbase.rlsm.tool.StoreVerifier;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +57,12 @@ import org.slf4j.LoggerFactory;
  * {@link StoreVerifier} must find nothing in the store. {@code -Drlsm.crash.exhaustive=true}
  * also stops at every open and read, and runs both crash modes at every k.
  */
+@Category({ MediumTests.class, IOTests.class })
 public class TestRlsmCrashSweep {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmCrashSweep.class);
+
   private static final Logger LOG = LoggerFactory.getLogger(TestRlsmCrashSweep.class);
   private static final String FAMILY = "f";
   private static final byte[] F = Bytes.toBytes(FAMILY);

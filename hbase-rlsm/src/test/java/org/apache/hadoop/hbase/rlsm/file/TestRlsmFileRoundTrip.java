@@ -12,15 +12,25 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 import org.apache.hadoop.hbase.rlsm.index.RowHash;
 import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
+@Category({ SmallTests.class, IOTests.class })
 public class TestRlsmFileRoundTrip {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmFileRoundTrip.class);
+
   private static void assertSameCells(List<Cell> want, KeyValue[] got) {
     assertEquals(want.size(), got.length);
     for (int i = 0; i < got.length; i++) {

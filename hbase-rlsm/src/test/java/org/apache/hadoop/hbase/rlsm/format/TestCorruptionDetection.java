@@ -12,10 +12,15 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileFixture;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Flips every byte of a small file, one at a time, and demands that the damage is reported as an
@@ -23,7 +28,12 @@ import org.junit.Test;
  * when the damaged row is read, and that no read ever returns data that differs from what was
  * written.
  */
+@Category({ MediumTests.class, IOTests.class })
 public class TestCorruptionDetection {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestCorruptionDetection.class);
+
   private static byte[] readAll(RlsmFileFixture fx, Path p) throws IOException {
     byte[] b = new byte[(int) fx.fs.getFileStatus(p).getLen()];
     try (FSDataInputStream in = fx.fs.open(p)) {

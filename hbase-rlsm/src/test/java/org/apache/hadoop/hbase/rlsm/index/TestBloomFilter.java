@@ -2,12 +2,22 @@ package org.apache.hadoop.hbase.rlsm.index;
 
 import static org.junit.Assert.assertTrue;
 
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.rlsm.format.ByteReader;
 import org.apache.hadoop.hbase.rlsm.format.ByteWriter;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
+@Category({ SmallTests.class, IOTests.class })
 public class TestBloomFilter {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestBloomFilter.class);
+
   private static double measuredFpp(double fpp, int n) throws Exception {
     BloomFilter bf = BloomFilter.create(n, fpp);
     for (int i = 0; i < n; i++) {

@@ -9,12 +9,22 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileFixture;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
+@Category({ SmallTests.class, IOTests.class })
 public class TestSortedRowView {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestSortedRowView.class);
+
   @Test
   public void viewIsSortedAndBoundsMatchANavigableSet() throws Exception {
     RlsmFileFixture fx = new RlsmFileFixture("view");

@@ -25,8 +25,13 @@ import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.MiscTests;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.junit.rules.TemporaryFolder;
 import org.junit.rules.Timeout;
 
@@ -37,7 +42,12 @@ import org.junit.rules.Timeout;
  * WAL split), so the suite keeps to two; the long run is {@code bench/scripts/kill-loop.sh}
  * (docs/kill-loop.md).
  */
+@Category({ LargeTests.class, MiscTests.class })
 public class TestKillLoop {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestKillLoop.class);
+
   /** surefire's working directory is the module; conf/ is in the repository root. */
   private static final File CONF = new File(System.getProperty("user.dir")).getAbsoluteFile()
     .getParentFile().toPath().resolve("conf").toFile();

@@ -19,6 +19,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.KeepDeletedCells;
 import org.apache.hadoop.hbase.KeyValue;
@@ -47,10 +48,13 @@ import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
 import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The hash memstore in a mini cluster: concurrent multi-column Puts and Increments against Gets and
@@ -58,10 +62,15 @@ import org.junit.Test;
  * accounting afterwards), and the hash-order flush against HBase's flush StoreScanner on the same
  * edits (versions, TTL, min versions, deletes, KEEP_DELETED_CELLS).
  */
+@Category({ LargeTests.class, RegionServerTests.class })
 public class TestRlsmHashMemStoreCluster {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmHashMemStoreCluster.class);
+
   private static final byte[] F = Bytes.toBytes("f");
   private static final int COLUMNS = 10;
-  @ClassRule
+  @ClassRule(order = 1)
   public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static final HBaseTestingUtility util = CLUSTER.util();
 

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -24,16 +25,25 @@ import org.apache.hadoop.hbase.rlsm.fault.FaultInjectingFileSystem;
 import org.apache.hadoop.hbase.rlsm.fault.TestRlsmCorruption;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.testclassification.MiscTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * {@code rlsm-verify} and {@code rlsm-dump} on a real region's store (one Level-0 file, one
  * segment, a manifest): exit codes, report lines naming file and offset, orphans as notices,
  * dumps of every role, and paths given as file:// and faultfs:// URIs.
  */
+@Category({ SmallTests.class, MiscTests.class })
 public class TestRlsmVerifyDump {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmVerifyDump.class);
+
   private static Configuration conf;
   private static CrashableRegion cr;
   private static Map<FileRole, Path> files;

@@ -6,13 +6,23 @@ import static org.junit.Assert.assertTrue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * The loader is idempotent, and a missing library fails with a message that says where it looked
  * and how to build it (checked in a child JVM, since a loaded library cannot be unloaded).
  */
+@Category({ SmallTests.class, IOTests.class })
 public class TestNativeLoader {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestNativeLoader.class);
+
   /** Child entry point: loads twice and prints the outcome. */
   public static void main(String[] args) {
     for (int i = 0; i < 2; i++) {

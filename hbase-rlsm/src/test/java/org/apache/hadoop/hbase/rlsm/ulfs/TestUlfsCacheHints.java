@@ -13,13 +13,18 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.fs.HFileSystem;
 import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
 import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * Cache hints and counters through a real UlfsFileSystem (the JVM's shared test device, whatever
@@ -29,7 +34,12 @@ import org.junit.Test;
  * in 1 MB units), archived store files dropped from the cache, and the counters per kind and
  * level read from Java.
  */
+@Category({ SmallTests.class, IOTests.class })
 public class TestUlfsCacheHints {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestUlfsCacheHints.class);
+
   private static final int PAGE = 4096;
   private static final Path DIR = new Path("/TestUlfsCacheHints");
   private static Configuration conf;

@@ -20,15 +20,25 @@ import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * What the contract tests do not cover: stream capabilities and hints, hflush visibility,
  * ByteBuffer reads, errno propagation, counters, createNonRecursive and the one-device rule.
  */
+@Category({ SmallTests.class, IOTests.class })
 public class TestUlfsFileSystem {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestUlfsFileSystem.class);
+
   private static Configuration conf;
   private static FileSystem fs;
   private static final Path DIR = new Path("/TestUlfsFileSystem");

@@ -11,7 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.testclassification.IOTests;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 /**
  * kill -9 of a process writing through ulfs is a power cut for what it had not synced: a child
@@ -21,7 +26,12 @@ import org.junit.Test;
  * io_uring backend, each on its own image file under target/, and with hflush instead of hsync:
  * HBase acknowledges SYNC_WAL writes after an hflush, so that too must survive kill -9.
  */
+@Category({ MediumTests.class, IOTests.class })
 public class TestUlfsKill {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestUlfsKill.class);
+
   private static final int SYNCS_BEFORE_KILL = 300;
 
   private static Process child(String... args) throws IOException {

@@ -15,16 +15,21 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.Vector;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.testclassification.ClientTests;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
 import site.ycsb.Status;
@@ -36,7 +41,12 @@ import site.ycsb.measurements.Measurements;
  * family uses the RLSM engine and on one with HBase's default engine; client-side buffering, the
  * shared connection, and init's checks of table and family.
  */
+@Category({ MediumTests.class, ClientTests.class })
 public class TestRlsmHBaseClient {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmHBaseClient.class);
+
   private static final List<String> TABLES =
     Arrays.asList(YcsbTestCluster.RLSM_TABLE, YcsbTestCluster.DEFAULT_TABLE);
   private static HBaseTestingUtility util;

@@ -9,14 +9,24 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Properties;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.client.Durability;
+import org.apache.hadoop.hbase.testclassification.ClientTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.junit.rules.TemporaryFolder;
 import site.ycsb.DBException;
 
 /** The binding's properties: defaults, parsing, and a clear error for every bad value. */
+@Category({ SmallTests.class, ClientTests.class })
 public class TestYcsbBindingConfig {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestYcsbBindingConfig.class);
+
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
 

@@ -30,8 +30,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.testclassification.MiscTests;
+import org.apache.hadoop.hbase.testclassification.SmallTests;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 import org.junit.rules.TemporaryFolder;
 
 /**
@@ -39,7 +44,12 @@ import org.junit.rules.TemporaryFolder;
  * records (YCSB output, /jmx JSON, /proc/PID/io, store-file listings, server log): the derived
  * figures, the summary's ratios and targets, and typed errors naming file and line.
  */
+@Category({ SmallTests.class, MiscTests.class })
 public class TestCompareReport {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestCompareReport.class);
+
   @Rule
   public TemporaryFolder tmp = new TemporaryFolder();
 
