@@ -6,7 +6,6 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.io.IOException;
-import java.net.URI;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -48,9 +47,7 @@ public class TestUlfsCacheHints {
   @BeforeClass
   public static void setUp() throws IOException {
     conf = UlfsContract.ulfsConf(new Configuration());
-    fs = (UlfsFileSystem) FileSystem.get(URI.create("ulfs:///"), conf);
-    fs.delete(DIR, true);
-    assertTrue(fs.mkdirs(DIR));
+    fs = (UlfsFileSystem) UlfsContract.cleanDirectory(conf, DIR);
   }
 
   @AfterClass

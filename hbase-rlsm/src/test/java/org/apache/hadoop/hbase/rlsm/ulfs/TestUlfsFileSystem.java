@@ -8,7 +8,6 @@ import static org.junit.Assert.fail;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import org.apache.hadoop.conf.Configuration;
@@ -46,9 +45,7 @@ public class TestUlfsFileSystem {
   @BeforeClass
   public static void setUp() throws IOException {
     conf = UlfsContract.ulfsConf(new Configuration());
-    fs = FileSystem.get(URI.create("ulfs:///"), conf);
-    fs.delete(DIR, true);
-    assertTrue(fs.mkdirs(DIR));
+    fs = UlfsContract.cleanDirectory(conf, DIR);
   }
 
   @AfterClass

@@ -36,6 +36,19 @@ public class UlfsContract extends AbstractFSContract {
     return c;
   }
 
+  /**
+   * The test image mounted with {@code conf} (from {@link #ulfsConf}), holding {@code dir} empty:
+   * a test class's own directory, deleted first in case an earlier run left it behind.
+   */
+  public static FileSystem cleanDirectory(Configuration conf, Path dir) throws IOException {
+    FileSystem fs = FileSystem.get(java.net.URI.create("ulfs:///"), conf);
+    fs.delete(dir, true);
+    if (!fs.mkdirs(dir)) {
+      throw new IOException("cannot create " + dir + " on " + IMAGE);
+    }
+    return fs;
+  }
+
   @Override
   public void init() throws IOException {
     super.init();
