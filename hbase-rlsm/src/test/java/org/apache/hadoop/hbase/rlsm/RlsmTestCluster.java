@@ -14,6 +14,14 @@ import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 
 /** Shared mini-cluster settings and helpers for the engine's integration tests. */
 public final class RlsmTestCluster {
+  /**
+   * How long a test waits for something the cluster does by itself (a compaction, a region
+   * reassignment, a child process) before it calls it hung. A hang guard only, never a speed
+   * requirement: generous enough for a loaded two-core machine.
+   */
+  public static final long HANG_GUARD_MINUTES = 10;
+  public static final int HANG_GUARD_MS = (int) HANG_GUARD_MINUTES * 60_000;
+
   private RlsmTestCluster() {
   }
 
@@ -23,7 +31,9 @@ public final class RlsmTestCluster {
     Configuration conf = util.getConfiguration();
     conf.setBoolean("hbase.table.sanity.checks", false);
     conf.setInt("hbase.regionserver.handler.count", 10);
-    conf.setInt("hbase.client.retries.number", 10);
+    // About two minutes of retries at this pause (HBase's backoff table): a region that moves
+    // or reopens on a loaded machine must not exhaust a client's retries.
+    conf.setInt("hbase.client.retries.number", 20);
     conf.setLong("hbase.client.pause", 50);
     keepAbortsInProcess(conf);
     return util;
