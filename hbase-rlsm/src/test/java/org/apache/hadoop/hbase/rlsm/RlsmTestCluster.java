@@ -3,6 +3,8 @@ package org.apache.hadoop.hbase.rlsm;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -42,6 +44,13 @@ public final class RlsmTestCluster {
   /** RegionServers aborted by a test must not halt the JVM later (see AbortTimeoutLog). */
   public static void keepAbortsInProcess(Configuration conf) {
     conf.set("hbase.regionserver.abort.timeout.task", AbortTimeoutLog.class.getName());
+  }
+
+  /** Waits for a latch that the other side releases in every outcome; a hang guard only. */
+  public static void awaitLatch(CountDownLatch latch) throws InterruptedException {
+    if (!latch.await(HANG_GUARD_MINUTES, TimeUnit.MINUTES)) {
+      throw new AssertionError("a latch was not released within " + HANG_GUARD_MINUTES + " min");
+    }
   }
 
   /** The store files of every region of {@code table} in {@code family}. */

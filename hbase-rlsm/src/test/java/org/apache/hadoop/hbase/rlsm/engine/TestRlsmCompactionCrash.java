@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.FileStatus;
@@ -99,7 +98,7 @@ public class TestRlsmCompactionCrash {
           if (h != null && h.table.equals(table) && hold.compareAndSet(h, null)) {
             h.entered.countDown();
             try {
-              awaitLatch(h.release);
+              RlsmTestCluster.awaitLatch(h.release);
             } catch (InterruptedException e) {
               throw new java.io.InterruptedIOException();
             }
@@ -135,13 +134,6 @@ public class TestRlsmCompactionCrash {
       this.table = table;
       this.entered = entered;
       this.release = release;
-    }
-  }
-
-  /** A hang guard only: the other side releases the latch in every outcome. */
-  private static void awaitLatch(CountDownLatch latch) throws InterruptedException {
-    if (!latch.await(RlsmTestCluster.HANG_GUARD_MINUTES, TimeUnit.MINUTES)) {
-      throw new AssertionError("a latch was never released");
     }
   }
 
@@ -313,7 +305,7 @@ public class TestRlsmCompactionCrash {
     Interrupter.stallMillis = 20;
     try {
       util.getAdmin().compact(tn);
-      awaitLatch(entered);
+      RlsmTestCluster.awaitLatch(entered);
       assertTrue(util.getAdmin().getCompactionState(tn)
         != org.apache.hadoop.hbase.client.CompactionState.NONE);
       cluster.abortRegionServer(rsIndex);

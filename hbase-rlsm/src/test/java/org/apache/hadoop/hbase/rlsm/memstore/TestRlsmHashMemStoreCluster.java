@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -129,7 +128,7 @@ public class TestRlsmHashMemStoreCluster {
             if (next < flushes && i == (next + 1) * putsPerWriter / (flushes + 1)) {
               // Flush next - 1 must be over before this writer writes past checkpoint next.
               if (next > 0) {
-                awaitLatch(flushed[next - 1]);
+                RlsmTestCluster.awaitLatch(flushed[next - 1]);
               }
               reached[next++].countDown();
             }
@@ -147,7 +146,7 @@ public class TestRlsmHashMemStoreCluster {
               t.increment(inc);
             }
           }
-          awaitLatch(flushed[flushes - 1]);
+          RlsmTestCluster.awaitLatch(flushed[flushes - 1]);
         } catch (Throwable e) {
           errors.add(e);
           // Release the flush thread so a failing writer fails the test instead of hanging it.
@@ -198,7 +197,7 @@ public class TestRlsmHashMemStoreCluster {
     long flushedCells = region.getStore(F).getFlushedCellsCount();
     try {
       for (int k = 0; k < flushes; k++) {
-        awaitLatch(reached[k]);
+        RlsmTestCluster.awaitLatch(reached[k]);
         admin.flush(tn);
         // Writers wrote before checkpoint 0, and flush k snapshots what they wrote since.
         long now = region.getStore(F).getFlushedCellsCount();
@@ -225,11 +224,6 @@ public class TestRlsmHashMemStoreCluster {
     assertEquals(0, region.getMemStoreDataSize());
     assertEquals(HashCellTable.DEEP_OVERHEAD, region.getMemStoreHeapSize());
     assertTrue(RlsmTestCluster.storeFiles(util, tn, "f").size() > 0);
-  }
-
-  /** A hang guard only: the latches are released by the other side in every outcome. */
-  private static void awaitLatch(CountDownLatch latch) throws InterruptedException {
-    assertTrue("a latch was never released", latch.await(10, TimeUnit.MINUTES));
   }
 
   private static void verifyFinal(TableName tn, int writers, int rowsPerWriter,
