@@ -26,7 +26,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
-import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.IntegrationTests;
 import org.apache.hadoop.hbase.testclassification.MiscTests;
 import org.junit.ClassRule;
 import org.junit.Rule;
@@ -42,7 +42,9 @@ import org.junit.rules.Timeout;
  * WAL split), so the suite keeps to two; the long run is {@code bench/scripts/kill-loop.sh}
  * (docs/kill-loop.md).
  */
-@Category({ LargeTests.class, MiscTests.class })
+// IntegrationTests: real standalone servers in child processes, so no class timeout; the
+// per-test Timeout below is the hang guard (docs/testing.md).
+@Category({ IntegrationTests.class, MiscTests.class })
 public class TestKillLoop {
   @ClassRule
   public static final HBaseClassTestRule CLASS_RULE =

@@ -48,7 +48,7 @@ import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
-import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
@@ -62,7 +62,7 @@ import org.junit.experimental.categories.Category;
  * accounting afterwards), and the hash-order flush against HBase's flush StoreScanner on the same
  * edits (versions, TTL, min versions, deletes, KEEP_DELETED_CELLS).
  */
-@Category({ LargeTests.class, RegionServerTests.class })
+@Category({ MediumTests.class, RegionServerTests.class })
 public class TestRlsmHashMemStoreCluster {
   @ClassRule
   public static final HBaseClassTestRule CLASS_RULE =

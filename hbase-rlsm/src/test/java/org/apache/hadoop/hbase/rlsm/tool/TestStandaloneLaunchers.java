@@ -63,7 +63,7 @@ import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
-import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.IntegrationTests;
 import org.apache.hadoop.hbase.testclassification.MiscTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.After;
@@ -85,7 +85,9 @@ import org.slf4j.LoggerFactory;
  * engines; {@code bin/hbase-shell} reading that table and creating another; {@code bin/hbase-stop};
  * and then no process of that server left and its ports free again.
  */
-@Category({ LargeTests.class, MiscTests.class })
+// IntegrationTests: real standalone servers in child processes, so no class timeout; the
+// per-test Timeout below is the hang guard (docs/testing.md).
+@Category({ IntegrationTests.class, MiscTests.class })
 public class TestStandaloneLaunchers {
   @ClassRule
   public static final HBaseClassTestRule CLASS_RULE =

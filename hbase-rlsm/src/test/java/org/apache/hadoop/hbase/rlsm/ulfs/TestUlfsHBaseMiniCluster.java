@@ -32,7 +32,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.testclassification.IOTests;
-import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -49,7 +49,7 @@ import org.junit.experimental.categories.Category;
  * the store files on ulfs. An RLSM table (the engine of this module) is flushed several times and
  * reopened.
  */
-@Category({ LargeTests.class, IOTests.class })
+@Category({ MediumTests.class, IOTests.class })
 public class TestUlfsHBaseMiniCluster {
   @ClassRule
   public static final HBaseClassTestRule CLASS_RULE =
