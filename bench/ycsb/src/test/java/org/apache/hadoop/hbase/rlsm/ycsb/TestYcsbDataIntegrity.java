@@ -30,7 +30,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.testclassification.ClientTests;
-import org.apache.hadoop.hbase.testclassification.LargeTests;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -46,7 +46,7 @@ import org.junit.rules.TemporaryFolder;
  * The same check then sees every verification fail after the stored values are altered, so it
  * is known to be able to fail.
  */
-@Category({ LargeTests.class, ClientTests.class })
+@Category({ MediumTests.class, ClientTests.class })
 public class TestYcsbDataIntegrity {
   @ClassRule
   public static final HBaseClassTestRule CLASS_RULE =
