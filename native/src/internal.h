@@ -1,5 +1,11 @@
 /*
  * internal.h -- shared declarations of the ulfs core. Never included by users of the library.
+ *
+ * Locking: a mounted file system has one lock, ulfs.lock (struct ulfs below). The in-memory
+ * structures, the page cache and its policies, the journal and allocation functions declared
+ * here take no lock of their own: on a mount they run only with ulfs.lock held (mkfs, fsck and
+ * the simulator use them before or without a mount, single-threaded). Devices lock for
+ * themselves (struct ulfs_dev and the backends).
  */
 #ifndef ULFS_INTERNAL_H
 #define ULFS_INTERNAL_H
