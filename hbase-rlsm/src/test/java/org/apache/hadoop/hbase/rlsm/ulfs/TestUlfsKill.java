@@ -45,7 +45,6 @@ public class TestUlfsKill {
     image.getParentFile().mkdirs();
     Process w = child("write", image.getPath(), backend, sync);
     List<String> seen = new ArrayList<>();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     try (BufferedReader r =
       new BufferedReader(new InputStreamReader(w.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
@@ -55,10 +54,9 @@ public class TestUlfsKill {
           && Integer.parseInt(line.substring(7)) >= SYNCS_BEFORE_KILL) {
           break;
         }
-        assertTrue("writer too slow", System.nanoTime() < deadline);
       }
       w.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
-      assertTrue(w.waitFor(60, TimeUnit.SECONDS));
+      assertTrue(w.waitFor(ChildJvm.HANG_GUARD_MINUTES, TimeUnit.MINUTES));
     }
     int synced = last(seen, "synced ");
     int marker = last(seen, "marker ");
