@@ -62,6 +62,13 @@ static inline void t_fsck_clean(ulfs_dev *dev) {
   }
 }
 
+/* The end of a test's device: unmounts fs, checks that fsck finds the device clean, closes it. */
+static inline void t_unmount_fsck_close(ulfs *fs, ulfs_dev *dev) {
+  OK(ulfs_unmount(fs));
+  t_fsck_clean(dev);
+  ulfs_dev_close(dev);
+}
+
 /* Deterministic content for (seed, offset). */
 static inline uint8_t t_byte(uint32_t seed, uint64_t off) {
   uint64_t x = (off + 1) * 0x9E3779B97F4A7C15ull ^ seed * 0xBF58476D1CE4E5B9ull;

@@ -33,9 +33,7 @@ static void round_trip(const char *img, ulfs_backend b, int flags, int expect_di
   OK(ulfs_dev_open(img, other, 0, &dev));
   fs = t_mount(dev, 256u << 10);
   CHECK(t_file_matches(fs, "/d/f", 42, 3u << 20));
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
   unlink(img);
 }
 
@@ -56,9 +54,7 @@ static void uring_threads(const char *img) {
   ulfs *fs;
   OK(ulfs_mount(dev, &o, &fs));
   t_run_workers(4, rewrite_own_file, fs);
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
   unlink(img);
 }
 

@@ -129,9 +129,7 @@ static void run(const char *policy) {
     }
     OK(ulfs_close(fs, fd));
   }
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 int main(void) {

@@ -111,9 +111,7 @@ static void sequential_api(void) {
   fd = ulfs_open(fs, "/s", O_RDONLY, 0);
   CHECK_RC(ulfs_write(fs, fd, "x", 1), -EBADF);
   OK(ulfs_close(fs, fd));
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 static void writeback_errors(void) {
@@ -151,9 +149,7 @@ static void writeback_errors(void) {
   CHECK_RC(ulfs_pread(fs, fd, r, sizeof r, 4096), sizeof r);
   CHECK(memcmp(r, b, sizeof r) == 0); /* the retried write-back reached the device */
   OK(ulfs_close(fs, fd));
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 static void rewrite_own_file(int id, void *fs) {
@@ -169,9 +165,7 @@ static void concurrent(void) {
   OK(ulfs_mount(dev, &o, &fs));
   OK(ulfs_mkdir(fs, "/t", 0755));
   t_run_workers(4, rewrite_own_file, fs);
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 int main(void) {
