@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# Most variables set here are for the scripts that source this file:
+# shellcheck disable=SC2034
 # Common environment of the bin/ launchers and the bench/ scripts; sourced, never run. It fixes the
 # repository root, the data directory and ports (from RLSM_* environment variables, see
 # docs/operations.md), the JVM flags HBase needs on JDK 17, and the class paths taken from Maven,
@@ -6,6 +8,7 @@
 
 if [ -z "${BASH_VERSION:-}" ]; then
   echo "rlsm-env.sh must be sourced by bash" >&2
+  # shellcheck disable=SC2317 # exit is reached when a shell runs this file instead of sourcing it
   return 1 2>/dev/null || exit 1
 fi
 
@@ -43,8 +46,9 @@ RLSM_JDK17_FLAGS=(
 
 rlsm_check_port() {
   local name="$1" value="$2"
-  [[ "$value" =~ ^[0-9]+$ ]] && [ "$value" -ge 1 ] && [ "$value" -le 65535 ] \
-    || rlsm_die "$name must be a TCP port number (1-65535), got '$value'"
+  if ! [[ "$value" =~ ^[0-9]+$ ]] || [ "$value" -lt 1 ] || [ "$value" -gt 65535 ]; then
+    rlsm_die "$name must be a TCP port number (1-65535), got '$value'"
+  fi
 }
 
 rlsm_check_uint() {
@@ -111,8 +115,9 @@ else
 fi
 RLSM_JAVA_MAJOR="$("$RLSM_JAVA" -XshowSettings:properties -version 2>&1 \
   | sed -n 's/^ *java\.specification\.version = //p')"
-[[ "${RLSM_JAVA_MAJOR:-0}" =~ ^[0-9]+$ ]] && [ "$RLSM_JAVA_MAJOR" -ge 17 ] \
-  || rlsm_die "$RLSM_JAVA is Java '${RLSM_JAVA_MAJOR:-unknown}'; JDK 17 or newer is required"
+if ! [[ "${RLSM_JAVA_MAJOR:-0}" =~ ^[0-9]+$ ]] || [ "$RLSM_JAVA_MAJOR" -lt 17 ]; then
+  rlsm_die "$RLSM_JAVA is Java '${RLSM_JAVA_MAJOR:-unknown}'; JDK 17 or newer is required"
+fi
 
 # System properties that hbase-site.xml and log4j.properties expand (${rlsm.*}).
 RLSM_SYSPROPS=(
@@ -137,9 +142,10 @@ rlsm_resolve_classpath() {
     || [ "$module/pom.xml" -nt "$cpfile" ]; then
     stale=1
   else
+    local -a jars
     local jar
-    local IFS=':'
-    for jar in $(cat "$cpfile"); do
+    IFS=: read -r -a jars < "$cpfile" || true # the file has no final newline
+    for jar in "${jars[@]}"; do
       [ -e "$jar" ] || { stale=1; break; }
     done
   fi
@@ -213,7 +219,7 @@ rlsm_module_classpath() {
     rm -f "$cpfile.tmp"
     # With -am the class path goal runs in every module built; the requested one comes last.
     if ! (cd "$RLSM_REPO" && mvn -q -B -ntp -pl "$module" -am -DskipTests test-compile \
-      dependency:build-classpath "-Dmdep.includeScope=$scope" "-Dmdep.outputFile=$cpfile.tmp") \
+      dependency:build-classpath "-DincludeScope=$scope" "-Dmdep.outputFile=$cpfile.tmp") \
       > "$log" 2>&1; then
       cat "$log" >&2
       rm -f "$cpfile.tmp"
