@@ -29,10 +29,10 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.testclassification.ClientTests;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
 import org.junit.Rule;
@@ -59,6 +59,8 @@ public class TestYcsbDataIntegrity {
   /** YCSB's per-status lines, e.g. "[VERIFY], Return=OK, 297". */
   private static final Pattern RETURN_LINE =
     Pattern.compile("^\\[([A-Z_-]+)\\], Return=([A-Z_]+), (\\d+)$");
+  @ClassRule(order = 1)
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static HBaseTestingUtility util;
 
   @Rule
@@ -66,12 +68,8 @@ public class TestYcsbDataIntegrity {
 
   @BeforeClass
   public static void setUp() throws Exception {
-    util = YcsbTestCluster.start();
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    YcsbTestCluster.stop(util);
+    util = CLUSTER.util();
+    YcsbTables.create(util);
   }
 
   /** Counts per operation and status from one YCSB run's standard output. */
@@ -127,8 +125,8 @@ public class TestYcsbDataIntegrity {
     cmd.add(phase);
     cmd.addAll(Arrays.asList("-db", RlsmHBaseClient.class.getName(),
       "-P", workload(workload).toString(),
-      "-p", "table=" + YcsbTestCluster.RLSM_TABLE,
-      "-p", "columnfamily=" + YcsbTestCluster.FAMILY,
+      "-p", "table=" + YcsbTables.RLSM_TABLE,
+      "-p", "columnfamily=" + YcsbTables.FAMILY,
       "-p", "hbase.zookeeper.quorum=localhost",
       "-p", "hbase.zookeeper.property.clientPort=" + util.getZkCluster().getClientPort(),
       "-p", "recordcount=" + RECORDS,
@@ -171,9 +169,9 @@ public class TestYcsbDataIntegrity {
 
     // Alter one field of every record (same length, other bytes): the same check must now fail.
     int altered = 0;
-    byte[] family = Bytes.toBytes(YcsbTestCluster.FAMILY);
+    byte[] family = Bytes.toBytes(YcsbTables.FAMILY);
     byte[] field = Bytes.toBytes("field0");
-    try (Table t = util.getConnection().getTable(TableName.valueOf(YcsbTestCluster.RLSM_TABLE));
+    try (Table t = util.getConnection().getTable(TableName.valueOf(YcsbTables.RLSM_TABLE));
       ResultScanner rs = t.getScanner(new Scan().addColumn(family, field))) {
       for (Result r : rs) {
         byte[] v = r.getValue(family, field);
