@@ -46,7 +46,7 @@ public class TestCompactionPlannerCases {
   }
 
   private final Case c;
-  /** Rows of every file the case names rows for: Level-0 files and "rows:" members. */
+  /** Rows of every file the case names rows for: Level-0 files and "rows:" segments. */
   private final Map<String, byte[][]> rows = new HashMap<>();
 
   private final RowSource source = (name, low, high) -> {
@@ -96,7 +96,7 @@ public class TestCompactionPlannerCases {
       }
       byte[][] range = Case.range(words.get(0));
       out.add(new PartitionSummary(range[0], range[1],
-        List.of(attrs.get("members").split(",")), Long.parseLong(attrs.get("bytes")),
+        List.of(attrs.get("segments").split(",")), Long.parseLong(attrs.get("bytes")),
         Long.parseLong(attrs.getOrDefault("entries", "10")),
         Long.parseLong(attrs.getOrDefault("distinct", "10"))));
     }
