@@ -60,10 +60,9 @@ final class RlsmCompactor {
   }
 
   private HStoreFile file(String name) throws IOException {
-    for (HStoreFile f : state.all) {
-      if (f.getPath().getName().equals(name)) {
-        return f;
-      }
+    HStoreFile f = state.byName.get(name);
+    if (f != null) {
+      return f;
     }
     throw new IOException("compaction input " + name + " is no longer in store " + store);
   }

@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.regionserver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -121,6 +122,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
   /** An immutable layout of the store. */
   static final class State {
     final ImmutableList<HStoreFile> all;
+    /** {@link #all} by file name, for the planner's and the compaction's lookups. */
+    final Map<String, HStoreFile> byName;
     final ImmutableList<HStoreFile> level0;
     final List<Partition> partitions;
     final RangeTree<Partition> tree;
@@ -130,6 +133,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
       List<Partition> partitions, RlsmStoreFile manifest, List<HStoreFile> orphans) {
       this.all = all;
+      Map<String, HStoreFile> names = new HashMap<>(all.size() * 2);
+      all.forEach(f -> names.put(f.getPath().getName(), f));
+      this.byName = Collections.unmodifiableMap(names);
       this.level0 = level0;
       this.partitions = partitions;
       this.tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
@@ -218,7 +224,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
         }
       }
     }
-    Set<HStoreFile> referenced = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<HStoreFile> referenced = Collections.newSetFromMap(new IdentityHashMap<>());
     List<Partition> partitions = new ArrayList<>();
     if (manifest != null && manifest == previous.manifest && sameMembers(previous, byName)) {
       referenced.add(manifest);
