@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * One RLSM compaction as HBase drives it: {@link #select} asks the {@link RlsmCompactionPlanner}
  * for a plan against the store's current layout and hands HBase the files the plan retires (so
  * HBase marks them compacting and later archives them); {@link #compact} has the
- * {@link RlsmCompactor} write the plan's outputs, which HBase then commits.
+ * {@link RlsmCompactionRunner} write the plan's outputs, which HBase then commits.
  *
  * <p>Select and compact run on one compaction thread; the layout read in select is immutable, so
  * the plan and the files it names stay consistent until HBase commits the outputs.
@@ -98,8 +98,8 @@ final class RlsmCompactionContext extends CompactionContext {
         + " files a coprocessor forced; nothing was changed");
     }
     long start = EnvironmentEdgeManager.currentTime();
-    RlsmCompactor.Result r =
-      new RlsmCompactor(store, state, plan, retired).run(request, throughputController, user);
+    RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, retired)
+      .run(request, throughputController, user);
     long millis = EnvironmentEdgeManager.currentTime() - start;
     stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes,
       plan.linkedVictims().size(), millis);

@@ -20,16 +20,16 @@ import org.slf4j.LoggerFactory;
  * The RLSM store engine (contract name). A column family uses it when its configuration sets
  * {@code hbase.hstore.engine.class} to this class; {@link org.apache.hadoop.hbase.rlsm.RlsmTables}
  * builds such descriptors. Flushes write hash-ordered Level-0 RLSM files; compactions move them
- * into Level-1 partitions ({@link RlsmCompactionPlanner} decides, {@link RlsmCompactor} writes,
- * HBase commits). Store files are opened by sniffing the trailer magic, so HFiles (bulk loads)
+ * into Level-1 partitions ({@link RlsmCompactionPlanner} decides, {@link RlsmCompactionRunner}
+ * writes, HBase commits). Store files are opened by sniffing the trailer magic, so HFiles (bulk loads)
  * keep working in the same store.
  *
  * <p>Compactions of one store run one at a time: a selection is refused while another is in
  * flight, because every plan is computed against, and replaces, the whole Level-1 layout.
  */
 @InterfaceAudience.LimitedPrivate("Configuration")
-public class RlsmStoreEngine extends
-  StoreEngine<RlsmStoreFlusher, RlsmCompactionPolicy, DefaultCompactor, RlsmStoreFileManager> {
+public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactionThrottlePolicy,
+  DefaultCompactor, RlsmStoreFileManager> {
   private static final Logger LOG = LoggerFactory.getLogger(RlsmStoreEngine.class);
 
   private HStore store;
@@ -54,8 +54,8 @@ public class RlsmStoreEngine extends
     }
     this.planner = new RlsmCompactionPlanner(compactionConfig);
     this.storeFlusher = new RlsmStoreFlusher(conf, store, config);
-    this.compactionPolicy = new RlsmCompactionPolicy(conf, store);
-    // HStore.getCompactionProgress() asks the compactor; RLSM plans are run by RlsmCompactor.
+    this.compactionPolicy = new RlsmCompactionThrottlePolicy(conf, store);
+    // HStore.getCompactionProgress() asks the compactor; RlsmCompactionRunner runs RLSM plans.
     this.compactor = new DefaultCompactor(conf, store);
     this.storeFileManager = new RlsmStoreFileManager(
       conf.getInt(HStore.BLOCKING_STOREFILES_KEY, HStore.DEFAULT_BLOCKING_STOREFILE_COUNT), stats);

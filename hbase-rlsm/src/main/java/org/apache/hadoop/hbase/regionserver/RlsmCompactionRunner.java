@@ -37,7 +37,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  * still be ordered by sequence id.
  */
 @InterfaceAudience.Private
-final class RlsmCompactor {
+final class RlsmCompactionRunner {
   /** Bytes written by one run, for the store's counters. */
   static final class Result {
     final List<Path> paths = new ArrayList<>();
@@ -51,7 +51,7 @@ final class RlsmCompactor {
   private final CompactionPlan plan;
   private final Collection<String> retired;
 
-  RlsmCompactor(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
+  RlsmCompactionRunner(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
     Collection<String> retired) {
     this.store = store;
     this.state = state;
