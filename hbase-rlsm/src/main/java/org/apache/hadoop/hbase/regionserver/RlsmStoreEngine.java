@@ -8,7 +8,7 @@ import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.compactions.DefaultCompactor;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * {@code hbase.hstore.engine.class} to this class; {@link org.apache.hadoop.hbase.rlsm.RlsmTables}
  * builds such descriptors. Flushes write hash-ordered Level-0 RLSM files; compactions move them
  * into Level-1 partitions ({@link RlsmCompactionPlanner} decides, {@link RlsmCompactionRunner}
- * writes, HBase commits). Store files are opened by sniffing the trailer magic, so HFiles (bulk loads)
- * keep working in the same store.
+ * writes, HBase commits). Store files are opened by sniffing the trailer magic, so HFiles (bulk
+ * loads) keep working in the same store.
  *
  * <p>Compactions of one store run one at a time: a selection is refused while another is in
  * flight, because every plan is computed against, and replaces, the whole Level-1 layout.
@@ -45,9 +45,9 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     this.comparator = comparator;
     RlsmConfig config = new RlsmConfig(conf);
     this.openVerifyData = config.isOpenVerifyData();
-    CompactionConfig compactionConfig;
+    RlsmCompactionConfig compactionConfig;
     try {
-      compactionConfig = new CompactionConfig(conf);
+      compactionConfig = new RlsmCompactionConfig(conf);
     } catch (IllegalArgumentException e) {
       throw new IOException("Bad RLSM compaction configuration for " + store + ": "
         + e.getMessage(), e);

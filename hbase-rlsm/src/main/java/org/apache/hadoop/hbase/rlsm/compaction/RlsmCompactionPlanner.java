@@ -22,9 +22,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * too many members or too much superseded data; a merge of two small neighbours.
  */
 public final class RlsmCompactionPlanner {
-  private final CompactionConfig config;
+  private final RlsmCompactionConfig config;
 
-  public RlsmCompactionPlanner(CompactionConfig config) {
+  public RlsmCompactionPlanner(RlsmCompactionConfig config) {
     this.config = config;
   }
 
@@ -197,7 +197,7 @@ public final class RlsmCompactionPlanner {
       Bytes.toStringBinary(median));
     List<Target> targets = new ArrayList<>();
     Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
-    boolean index = config.splitMode == CompactionConfig.SplitMode.INDEX;
+    boolean index = config.splitMode == RlsmCompactionConfig.SplitMode.INDEX;
     for (int j = 0; j < partitions.size(); j++) {
       PartitionSummary q = partitions.get(j);
       if (j != i) {

@@ -29,7 +29,7 @@ import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -95,9 +95,9 @@ public class TestRlsmCompactionAtScale {
   public void halfAMillionWritesThroughManyCompactions() throws Exception {
     TableName tn = TableName.valueOf("scale");
     ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
-      .setConfiguration(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(1024 * 1024))
-      .setConfiguration(CompactionConfig.MERGE_BYTES_KEY, Long.toString(256 * 1024))
-      .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "6");
+      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(1024 * 1024))
+      .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, Long.toString(256 * 1024))
+      .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "6");
     util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
       .setColumnFamily(cf.build()).build());
     int rows = 150_000;
