@@ -222,13 +222,13 @@ final class RlsmCompactionRunner {
     List<CompactionPlan.Target> targets = plan.targets();
     for (int i = 0; i < targets.size(); i++) {
       CompactionPlan.Target t = targets.get(i);
-      List<String> members = new ArrayList<>(t.keep);
+      List<String> segments = new ArrayList<>(t.keep);
       RlsmFileWriter w = byTarget.get(i);
       if (w != null) {
-        members.add(w.getPath().getName());
+        segments.add(w.getPath().getName());
       }
-      if (!members.isEmpty()) {
-        parts.add(new PartitionDescriptor(t.low, t.high, members));
+      if (!segments.isEmpty()) {
+        parts.add(new PartitionDescriptor(t.low, t.high, segments));
       }
     }
     for (HStoreFile f : state.all) {

@@ -43,7 +43,7 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * compaction: kept out of the state and archived by the engine when the region opens.</li>
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
- * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 members are handed out
+ * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 segments are handed out
  * as {@link RlsmStoreFileView}s restricted to the ranges of the partitions listing them.
  */
 @InterfaceAudience.Private
@@ -55,24 +55,24 @@ public class RlsmStoreFileManager implements StoreFileManager {
   static final class Partition {
     final byte[] low;
     final byte[] high;
-    final ImmutableList<RlsmStoreFile> members;
+    final ImmutableList<RlsmStoreFile> segments;
     private volatile PartitionSummary summary;
 
-    Partition(byte[] low, byte[] high, ImmutableList<RlsmStoreFile> members) {
+    Partition(byte[] low, byte[] high, ImmutableList<RlsmStoreFile> segments) {
       this.low = low;
       this.high = high;
-      this.members = members;
+      this.segments = segments;
     }
 
-    /** Bytes, row entries and distinct rows of the members inside the range (indexes only). */
+    /** Bytes, row entries and distinct rows of the segments inside the range (indexes only). */
     PartitionSummary summary() {
       PartitionSummary s = summary;
       if (s == null) {
         long bytes = 0;
         long entries = 0;
         Set<ByteKey> distinct = new HashSet<>();
-        List<String> names = new ArrayList<>(members.size());
-        for (RlsmStoreFile m : members) {
+        List<String> names = new ArrayList<>(segments.size());
+        for (RlsmStoreFile m : segments) {
           names.add(m.getPath().getName());
           RlsmFileReader f = m.getReader().getRlsmFile();
           SortedRowView v = f.sortedView();
@@ -94,7 +94,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
     @Override
     public String toString() {
       return "[" + Bytes.toStringBinary(low) + ", " + Bytes.toStringBinary(high) + "] x"
-        + members.size();
+        + segments.size();
     }
   }
 
@@ -164,7 +164,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
     int segmentCount() {
       Set<HStoreFile> s = new HashSet<>();
-      partitions.forEach(p -> s.addAll(p.members));
+      partitions.forEach(p -> s.addAll(p.segments));
       return s.size();
     }
   }
@@ -226,26 +226,26 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
     Set<HStoreFile> referenced = Collections.newSetFromMap(new IdentityHashMap<>());
     List<Partition> partitions = new ArrayList<>();
-    if (manifest != null && manifest == previous.manifest && sameMembers(previous, byName)) {
+    if (manifest != null && manifest == previous.manifest && sameSegments(previous, byName)) {
       referenced.add(manifest);
       partitions.addAll(previous.partitions);
       for (Partition p : partitions) {
-        referenced.addAll(p.members);
+        referenced.addAll(p.segments);
       }
     } else if (manifest != null) {
       referenced.add(manifest);
       for (PartitionDescriptor d : manifest.getPartitions()) {
-        ImmutableList.Builder<RlsmStoreFile> members = ImmutableList.builder();
-        for (String name : d.members()) {
+        ImmutableList.Builder<RlsmStoreFile> segments = ImmutableList.builder();
+        for (String name : d.segments()) {
           HStoreFile m = byName.get(name);
           if (!(m instanceof RlsmStoreFile)) {
-            throw new IOException("Level-1 manifest " + manifest.getPath() + " lists member "
+            throw new IOException("Level-1 manifest " + manifest.getPath() + " lists segment "
               + name + (m == null ? ", which is not in the store" : ", which is not RLSM"));
           }
-          members.add((RlsmStoreFile) m);
+          segments.add((RlsmStoreFile) m);
           referenced.add(m);
         }
-        partitions.add(new Partition(d.low(), d.high(), members.build()));
+        partitions.add(new Partition(d.low(), d.high(), segments.build()));
       }
     }
     List<HStoreFile> level0 = new ArrayList<>();
@@ -265,9 +265,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
       ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifest, orphans);
   }
 
-  private static boolean sameMembers(State previous, Map<String, HStoreFile> byName) {
+  private static boolean sameSegments(State previous, Map<String, HStoreFile> byName) {
     for (Partition p : previous.partitions) {
-      for (RlsmStoreFile m : p.members) {
+      for (RlsmStoreFile m : p.segments) {
         if (byName.get(m.getPath().getName()) != m) {
           return false;
         }
@@ -350,7 +350,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * Level-0 plus the members of the partitions overlapping the rows. HBase passes a reversed
+   * Level-0 plus the segments of the partitions overlapping the rows. HBase passes a reversed
    * scan's bounds high-to-low and does not say which it is, so one empty bound means all rows.
    */
   @Override
@@ -370,7 +370,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
     Map<RlsmStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
     for (Partition p : parts) {
-      for (RlsmStoreFile m : p.members) {
+      for (RlsmStoreFile m : p.segments) {
         ranges.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }

@@ -37,7 +37,7 @@ public final class RlsmCompactionConfig {
   public static final SplitMode DEFAULT_SPLIT_MODE = SplitMode.INDEX;
   /** Neighbours both smaller than this are merged; default split bytes / 16. */
   public static final String MERGE_BYTES_KEY = "hbase.rlsm.partition.merge.bytes";
-  /** Chain clean-up: rewrite a partition that has more member files than this. */
+  /** Chain clean-up: rewrite a partition that has more segments than this. */
   public static final String MAX_SEGMENTS_KEY = "hbase.rlsm.partition.max.segments";
   public static final int DEFAULT_MAX_SEGMENTS = 32;
   /** Chain clean-up: rewrite a partition whose superseded share of row entries exceeds this. */

@@ -19,7 +19,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Chooses the next compaction of a store from summaries of its files (seed digest §1 items
  * 5-9). In order of priority: a user major compaction; a range-append when Level-0 has reached
  * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
- * too many members or too much superseded data; a merge of two small neighbours.
+ * too many segments or too much superseded data; a merge of two small neighbours.
  */
 public final class RlsmCompactionPlanner {
   private final RlsmCompactionConfig config;
@@ -35,8 +35,8 @@ public final class RlsmCompactionPlanner {
     }
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
-      if (p.bytes > config.splitBytes || p.members.size() > config.maxSegments
-        || (p.members.size() > 1 && p.deadFraction() > config.maxDeadFraction)) {
+      if (p.bytes > config.splitBytes || p.segments.size() > config.maxSegments
+        || (p.segments.size() > 1 && p.deadFraction() > config.maxDeadFraction)) {
         return true;
       }
       if (i > 0 && mergeable(partitions.get(i - 1), p)) {
@@ -70,10 +70,10 @@ public final class RlsmCompactionPlanner {
     }
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
-      if (p.members.size() > config.maxSegments) {
-        return rewrite(Kind.CLEANUP, p.members.size() + " members", level0, partitions, i, i);
+      if (p.segments.size() > config.maxSegments) {
+        return rewrite(Kind.CLEANUP, p.segments.size() + " segments", level0, partitions, i, i);
       }
-      if (p.members.size() > 1 && p.deadFraction() > config.maxDeadFraction) {
+      if (p.segments.size() > 1 && p.deadFraction() > config.maxDeadFraction) {
         return rewrite(Kind.CLEANUP,
           String.format("%.0f%% superseded", 100 * p.deadFraction()), level0, partitions, i, i);
       }
@@ -148,7 +148,7 @@ public final class RlsmCompactionPlanner {
       List<String> keep = new ArrayList<>();
       if (r.existing >= 0) {
         PartitionSummary p = partitions.get(r.existing);
-        keep.addAll(p.members);
+        keep.addAll(p.segments);
         List<String> l = links.getOrDefault(p, List.of());
         keep.addAll(l);
         linked.addAll(l);
@@ -163,7 +163,7 @@ public final class RlsmCompactionPlanner {
     int i, RowSource rows) {
     PartitionSummary p = partitions.get(i);
     List<byte[]> all = new ArrayList<>();
-    for (String m : p.members) {
+    for (String m : p.segments) {
       all.addAll(Arrays.asList(rows.rows(m, p.low, p.high)));
     }
     byte[][] keys = all.toArray(new byte[0][]);
@@ -201,15 +201,15 @@ public final class RlsmCompactionPlanner {
     for (int j = 0; j < partitions.size(); j++) {
       PartitionSummary q = partitions.get(j);
       if (j != i) {
-        targets.add(new Target(q.low, q.high, q.members));
+        targets.add(new Target(q.low, q.high, q.segments));
       } else {
-        List<String> keep = index ? p.members : List.of();
+        List<String> keep = index ? p.segments : List.of();
         targets.add(new Target(lower[0], lower[1], keep));
         targets.add(new Target(upper[0], upper[1], keep));
       }
     }
     if (!index) {
-      for (String m : p.members) {
+      for (String m : p.segments) {
         inputs.put(m, List.<byte[][]> of(new byte[][] { p.low, p.high }));
       }
     }
@@ -225,9 +225,9 @@ public final class RlsmCompactionPlanner {
     for (int j = 0; j < partitions.size(); j++) {
       PartitionSummary q = partitions.get(j);
       if (j < from || j > to) {
-        targets.add(new Target(q.low, q.high, q.members));
+        targets.add(new Target(q.low, q.high, q.segments));
       } else {
-        for (String m : q.members) {
+        for (String m : q.segments) {
           inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { q.low, q.high });
         }
         if (j == to) {
@@ -257,7 +257,7 @@ public final class RlsmCompactionPlanner {
       PartitionSummary p = partitions.get(i);
       lows[i] = p.low;
       highs[i] = p.high;
-      for (String m : p.members) {
+      for (String m : p.segments) {
         inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }
@@ -289,7 +289,7 @@ public final class RlsmCompactionPlanner {
   public static Set<String> retired(List<PartitionSummary> before, CompactionPlan plan) {
     Set<String> gone = new LinkedHashSet<>(plan.appendedVictims());
     for (PartitionSummary p : before) {
-      gone.addAll(p.members);
+      gone.addAll(p.segments);
     }
     Set<String> kept = new HashSet<>(plan.referenced());
     gone.removeAll(kept);
