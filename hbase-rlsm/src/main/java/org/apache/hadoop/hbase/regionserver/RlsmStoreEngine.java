@@ -98,7 +98,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
   @Override
   public void initialize(boolean warmup) throws IOException {
     super.initialize(warmup);
-    List<HStoreFile> orphans = storeFileManager.takeOrphans();
+    List<HStoreFile> orphans = storeFileManager.orphans();
     if (!orphans.isEmpty() && !warmup && store.isPrimaryReplicaStore()) {
       for (HStoreFile f : orphans) {
         f.closeStoreFile(true);

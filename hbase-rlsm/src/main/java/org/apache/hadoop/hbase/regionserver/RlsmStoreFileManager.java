@@ -45,6 +45,20 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
  * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 segments are handed out
  * as {@link RlsmStoreFileView}s restricted to the ranges of the partitions listing them.
+ *
+ * <p><b>Locking.</b> This class takes no lock of its own; it relies on HBase's store lock
+ * ({@code StoreEngine.readLock()/writeLock()}):
+ * <ul>
+ * <li>{@link #state} and {@link #compactedFiles} are replaced (never mutated) only under the
+ * store's write lock ({@code insertNewFiles}, {@code addCompactionResults},
+ * {@code removeCompactedFiles}, {@code clearFiles}, {@code clearCompactedFiles}), or by
+ * {@code loadFiles} while the region opens and no other thread sees the store;</li>
+ * <li>both are volatile, so a reader without the lock (file counts, compaction priority, the
+ * engine's compaction selection) sees one whole immutable layout, possibly one change old;</li>
+ * <li>{@code getFilesForScan} runs under the store's read lock, which HBase also holds while it
+ * takes the memstore scanners and ref-counts the files handed out: no compaction can commit or
+ * archive in between, so the views match the file set the read chose.</li>
+ * </ul>
  */
 @InterfaceAudience.Private
 public class RlsmStoreFileManager implements StoreFileManager {
@@ -56,6 +70,10 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final byte[] low;
     final byte[] high;
     final ImmutableList<RlsmStoreFile> segments;
+    /**
+     * Computed on first use from immutable indexes, without a lock: two threads may both compute
+     * it, and get equal values.
+     */
     private volatile PartitionSummary summary;
 
     Partition(byte[] low, byte[] high, ImmutableList<RlsmStoreFile> segments) {
@@ -185,7 +203,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   private final int level0BlockingCount;
   private final RlsmStoreStats stats;
+  /** The current layout; replaced under the store's write lock (see "Locking"). */
   private volatile State state = State.EMPTY;
+  /** Files compacted away, not yet archived; replaced under the store's write lock. */
   private volatile ImmutableList<HStoreFile> compactedFiles = ImmutableList.of();
 
   RlsmStoreFileManager(int level0BlockingCount, RlsmStoreStats stats) {
@@ -276,8 +296,12 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return true;
   }
 
-  /** Files of the last load that no manifest claims; the engine archives them. */
-  List<HStoreFile> takeOrphans() {
+  /**
+   * Files of the current layout that no manifest claims. Only a load finds any (a flush adds a
+   * Level-0 file, and a compaction result with orphans is refused); the engine archives them
+   * after region open.
+   */
+  List<HStoreFile> orphans() {
     return state.orphans;
   }
 
