@@ -13,9 +13,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * One compaction, as data: the complete Level-1 layout after it ({@link #targets()}), the files
  * whose cells are read through HBase's compaction scanner ({@link #inputs()}, each restricted to
  * the key ranges in which it was valid before), and whether delete markers may be dropped. The
- * executor routes every cell the scanner yields to the target whose range holds its row and
- * writes one new segment per target that received cells; the new manifest lists, per target,
- * its kept segments plus that new one.
+ * engine glue's compaction runner routes every cell the scanner yields to the target whose range
+ * holds its row and writes one new segment per target that received cells; the new manifest
+ * lists, per target, its kept segments plus that new one.
  */
 public final class CompactionPlan {
   /** What the plan does; also the counter its written bytes are booked to. */
