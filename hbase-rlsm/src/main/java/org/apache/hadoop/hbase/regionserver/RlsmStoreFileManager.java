@@ -90,9 +90,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
         long entries = 0;
         Set<ByteKey> distinct = new HashSet<>();
         List<String> names = new ArrayList<>(segments.size());
-        for (RlsmStoreFile m : segments) {
-          names.add(m.getPath().getName());
-          RlsmFileReader f = m.getReader().getRlsmFile();
+        for (RlsmStoreFile seg : segments) {
+          names.add(seg.getPath().getName());
+          RlsmFileReader f = seg.getReader().getRlsmFile();
           SortedRowView v = f.sortedView();
           int from = v.lowerBound(low, 0, low.length);
           int to = v.upperBound(high, 0, high.length);
@@ -257,13 +257,13 @@ public class RlsmStoreFileManager implements StoreFileManager {
       for (PartitionDescriptor d : manifest.getPartitions()) {
         ImmutableList.Builder<RlsmStoreFile> segments = ImmutableList.builder();
         for (String name : d.segments()) {
-          HStoreFile m = byName.get(name);
-          if (!(m instanceof RlsmStoreFile)) {
+          HStoreFile seg = byName.get(name);
+          if (!(seg instanceof RlsmStoreFile)) {
             throw new IOException("Level-1 manifest " + manifest.getPath() + " lists segment "
-              + name + (m == null ? ", which is not in the store" : ", which is not RLSM"));
+              + name + (seg == null ? ", which is not in the store" : ", which is not RLSM"));
           }
-          segments.add((RlsmStoreFile) m);
-          referenced.add(m);
+          segments.add((RlsmStoreFile) seg);
+          referenced.add(seg);
         }
         partitions.add(new Partition(d.low(), d.high(), segments.build()));
       }
@@ -287,8 +287,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   private static boolean sameSegments(State previous, Map<String, HStoreFile> byName) {
     for (Partition p : previous.partitions) {
-      for (RlsmStoreFile m : p.segments) {
-        if (byName.get(m.getPath().getName()) != m) {
+      for (RlsmStoreFile seg : p.segments) {
+        if (byName.get(seg.getPath().getName()) != seg) {
           return false;
         }
       }
@@ -394,8 +394,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
     Map<RlsmStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
     for (Partition p : parts) {
-      for (RlsmStoreFile m : p.segments) {
-        ranges.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+      for (RlsmStoreFile seg : p.segments) {
+        ranges.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }
     List<HStoreFile> out = new ArrayList<>(s.level0.size() + ranges.size());

@@ -163,8 +163,8 @@ public final class RlsmCompactionPlanner {
     int i, RowSource rows) {
     PartitionSummary p = partitions.get(i);
     List<byte[]> all = new ArrayList<>();
-    for (String m : p.segments) {
-      all.addAll(Arrays.asList(rows.rows(m, p.low, p.high)));
+    for (String seg : p.segments) {
+      all.addAll(Arrays.asList(rows.rows(seg, p.low, p.high)));
     }
     byte[][] keys = all.toArray(new byte[0][]);
     if (keys.length < 2) {
@@ -209,8 +209,8 @@ public final class RlsmCompactionPlanner {
       }
     }
     if (!index) {
-      for (String m : p.segments) {
-        inputs.put(m, List.<byte[][]> of(new byte[][] { p.low, p.high }));
+      for (String seg : p.segments) {
+        inputs.put(seg, List.<byte[][]> of(new byte[][] { p.low, p.high }));
       }
     }
     return new CompactionPlan(Kind.SPLIT, reason, targets, inputs,
@@ -227,8 +227,8 @@ public final class RlsmCompactionPlanner {
       if (j < from || j > to) {
         targets.add(new Target(q.low, q.high, q.segments));
       } else {
-        for (String m : q.segments) {
-          inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { q.low, q.high });
+        for (String seg : q.segments) {
+          inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { q.low, q.high });
         }
         if (j == to) {
           targets.add(new Target(partitions.get(from).low, q.high, List.of()));
@@ -257,8 +257,8 @@ public final class RlsmCompactionPlanner {
       PartitionSummary p = partitions.get(i);
       lows[i] = p.low;
       highs[i] = p.high;
-      for (String m : p.segments) {
-        inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+      for (String seg : p.segments) {
+        inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }
     RowPlacement placement =
