@@ -5,9 +5,9 @@
  *
  * <p>Sub-packages, lowest layer first: {@code format} (byte codecs) &lt;- {@code index} and
  * {@code cachehint} &lt;- {@code file}, {@code compaction}, {@code memstore}, {@code ulfs} &lt;-
- * this package &lt;- the engine glue in {@code org.apache.hadoop.hbase.regionserver}; the offline
- * file tools in {@code tool} use this package, {@code file} and below. Nothing lower imports
- * anything higher (the table is in docs/architecture.md and enforced by {@code TestLayering});
- * this package names the engine class only as a string.
+ * this package &lt;- the engine glue in {@code org.apache.hadoop.hbase.regionserver}; the operator
+ * tools in {@code tool} use {@code file} and below. Nothing lower imports anything higher (the
+ * table is in docs/architecture.md and enforced by {@code TestLayering}); this package names the
+ * engine class only as a string.
  */
 package org.apache.hadoop.hbase.rlsm;

@@ -38,10 +38,9 @@ public class TestLayering {
    */
   static final String[][] LAYERS = {
     // package          may import
-    { "rlsm.killloop",   "rlsm", "rlsm.compaction", "rlsm.ulfs" },
     { "regionserver",    "rlsm", "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.index",
                          "rlsm.cachehint", "rlsm.format" },
-    { "rlsm.tool",       "rlsm", "rlsm.file", "rlsm.index", "rlsm.format" },
+    { "rlsm.tool",       "rlsm.file", "rlsm.index", "rlsm.format" },
     { "rlsm",            "rlsm.memstore" },
     { "rlsm.memstore",   "rlsm.index", "rlsm.format" },
     { "rlsm.compaction", "rlsm.index", "rlsm.format" },
