@@ -29,7 +29,7 @@ import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -102,9 +102,9 @@ public class TestRlsmCompactionAtScale {
     int rows = writes * 3 / 10;
     long splitBytes = 1024L * 1024 * writes / 500_000;
     ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
-      .setConfiguration(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(splitBytes))
-      .setConfiguration(CompactionConfig.MERGE_BYTES_KEY, Long.toString(splitBytes / 4))
-      .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "6");
+      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(splitBytes))
+      .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, Long.toString(splitBytes / 4))
+      .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "6");
     util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
       .setColumnFamily(cf.build()).build());
     int rounds = 40;
