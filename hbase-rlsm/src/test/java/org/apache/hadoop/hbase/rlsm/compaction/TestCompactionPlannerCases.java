@@ -31,11 +31,11 @@ public class TestCompactionPlannerCases {
   public static final HBaseClassTestRule CLASS_RULE =
     HBaseClassTestRule.forClass(TestCompactionPlannerCases.class);
 
-  private static final List<String> CONFIG_KEYS = List.of(CompactionConfig.L0_TRIGGER_KEY,
-    CompactionConfig.MAX_VICTIMS_KEY, CompactionConfig.NEW_PARTITION_MIN_ROWS_KEY,
-    CompactionConfig.SPLIT_BYTES_KEY, CompactionConfig.SPLIT_MODE_KEY,
-    CompactionConfig.MERGE_BYTES_KEY, CompactionConfig.MAX_SEGMENTS_KEY,
-    CompactionConfig.MAX_DEAD_FRACTION_KEY, CompactionConfig.REWRITE_DROP_DELETES_KEY);
+  private static final List<String> CONFIG_KEYS = List.of(RlsmCompactionConfig.L0_TRIGGER_KEY,
+    RlsmCompactionConfig.MAX_VICTIMS_KEY, RlsmCompactionConfig.NEW_PARTITION_MIN_ROWS_KEY,
+    RlsmCompactionConfig.SPLIT_BYTES_KEY, RlsmCompactionConfig.SPLIT_MODE_KEY,
+    RlsmCompactionConfig.MERGE_BYTES_KEY, RlsmCompactionConfig.MAX_SEGMENTS_KEY,
+    RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY);
   private static final List<String> KEYS = List.of("partition", "level0", "rows", "major",
     "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
     "target", "retired");
@@ -103,12 +103,12 @@ public class TestCompactionPlannerCases {
     return out;
   }
 
-  private CompactionConfig config() {
+  private RlsmCompactionConfig config() {
     Configuration conf = new Configuration(false);
     for (String key : CONFIG_KEYS) {
       conf.set(key, c.get(key));
     }
-    return new CompactionConfig(conf);
+    return new RlsmCompactionConfig(conf);
   }
 
   private List<String> names(String key) {
