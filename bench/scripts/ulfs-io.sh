@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ulfs against the kernel file system on the same disk (issue 5's benchmark), side by side in one
+# ulfs against the kernel file system on the same disk (docs/benchmarks.md), side by side in one
 # run: random 4 KB and 64 KB preads and sequential 4 KB and 64 KB appends each followed by hsync,
 # through ulfs (io_uring and POSIX backends), Hadoop's LocalFileSystem (checksummed, preads only)
 # and RawLocalFileSystem, and a plain FileChannel. JMH benchmark UlfsIoBenchmark (bench/jmh);

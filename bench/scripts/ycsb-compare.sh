@@ -217,7 +217,7 @@ write_conf() {
   <!-- Archived store files are kept for the whole run: write amplification counts them. -->
   <property><name>hbase.master.hfilecleaner.ttl</name><value>604800000</value></property>
   <!-- One region per table for every engine (RLSM tables never split): the engines compare
-       store against store, as in the paper's setting. -->
+       store against store, as in the RLSM paper's setting. -->
   <property>
     <name>hbase.regionserver.region.split.policy</name>
     <value>org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy</value>

@@ -9,7 +9,7 @@
  *  3. an fsync'ed data write: for every k the k-th device write fails once; if fsync returned 0
  *     the data survives a power cut; if not, the pages stayed dirty and the next fsync stores
  *     them. Then the same with a persistent error: every fsync fails until the error stops
- *     (never a success for data that is not on the device), then one succeeds (issue 5);
+ *     (never a success for data that is not on the device), then one succeeds;
  *  4. device flush errors fail fsync; read errors give -EIO, never data;
  *  5. the fault device over the POSIX backend on an image file (O_DIRECT where the file system
  *     allows it, so the volatile copies must be aligned): what was fsync'ed is on the image;
