@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # YCSB workloads A-F side by side on HBase's default engine, the stripe engine, RLSM and RLSM on
-# ulfs, in one run on this machine (docs/benchmarks.md, section "YCSB side by side"):
+# ulfs, in one run on this machine (docs/benchmarks.md, section "YCSB A–F side by side"):
 #   bench/scripts/ycsb-compare.sh [--records N] [--operations N] [--scan-operations N]
 #       [--threads N] [--engines LIST] [--field-length B] [--flush-mb MB] [--heap SIZE]
 #       [--compaction-mbps MB] [--max-phase-seconds S] [--settle-seconds S] [--name NAME]
