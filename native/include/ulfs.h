@@ -249,6 +249,10 @@ ssize_t ulfs_pread_as(ulfs *fs, int fd, void *buf, size_t len, uint64_t off, int
 /* Sets the role of one descriptor's accesses. A compaction-input descriptor is read ahead by the
  * prefetcher thread in 1 MB units. */
 int ulfs_hint_fd(ulfs *fs, int fd, int role);
+/* Waits until the prefetcher has read every unit queued so far (returns at once when the queue
+ * is empty or the mount is stopping). For tests and benchmarks that must know prefetched pages
+ * are in the cache before their next read, instead of hoping the thread ran in time. */
+void ulfs_prefetch_wait(ulfs *fs);
 
 #define ULFS_CACHE_LISTS 8u
 /* Page cache counters (since mount). Slot ULFS_HINT_LEVELS of the *_level arrays counts pages of

@@ -425,3 +425,13 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeHi
     JNIEnv *env, jclass cls, jlong h, jstring jpath) {
   run_path_op(env, h, jpath, ulfs_hint_commit, "cache hint commit");
 }
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativePrefetchWait
+ * Signature: (J)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativePrefetchWait(
+    JNIEnv *env, jclass cls, jlong h) {
+  ulfs_prefetch_wait(ulfs_jni_handle(h)->fs);
+}

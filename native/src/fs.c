@@ -607,6 +607,8 @@ static void *prefetcher_main(void *arg) {
   pthread_mutex_lock(&fs->lock);
   while (!fs->stopping) {
     if (fs->pfq_len == 0) {
+      /* Every unit dequeued so far was read under fs->lock, so the queue is done with. */
+      pthread_cond_broadcast(&fs->prefetch_idle_cv);
       pthread_cond_wait(&fs->prefetch_cv, &fs->lock);
       continue;
     }
@@ -622,11 +624,21 @@ static void *prefetcher_main(void *arg) {
   return NULL;
 }
 
+/* The prefetcher reads a unit while holding fs->lock from dequeue to the end of the read, so an
+ * empty queue seen under the lock means every queued unit has been read. */
+void ulfs_prefetch_wait(ulfs *fs) {
+  pthread_mutex_lock(&fs->lock);
+  while (fs->pfq_len > 0 && fs->prefetcher_started && !fs->stopping)
+    pthread_cond_wait(&fs->prefetch_idle_cv, &fs->lock);
+  pthread_mutex_unlock(&fs->lock);
+}
+
 static void stop_threads(ulfs *fs) {
   pthread_mutex_lock(&fs->lock);
   fs->stopping = true;
   pthread_cond_signal(&fs->flusher_cv);
   pthread_cond_signal(&fs->prefetch_cv);
+  pthread_cond_broadcast(&fs->prefetch_idle_cv);
   pthread_mutex_unlock(&fs->lock);
   if (fs->flusher_started) pthread_join(fs->flusher, NULL);
   if (fs->prefetcher_started) pthread_join(fs->prefetcher, NULL);
@@ -671,6 +683,7 @@ static void fs_free(ulfs *fs) {
   pthread_mutex_destroy(&fs->lock);
   pthread_cond_destroy(&fs->flusher_cv);
   pthread_cond_destroy(&fs->prefetch_cv);
+  pthread_cond_destroy(&fs->prefetch_idle_cv);
   free(fs);
 }
 
@@ -702,6 +715,7 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   pthread_mutex_init(&fs->lock, NULL);
   pthread_cond_init(&fs->flusher_cv, NULL);
   pthread_cond_init(&fs->prefetch_cv, NULL);
+  pthread_cond_init(&fs->prefetch_idle_cv, NULL);
   fs->dev = dev;
   int rc = sb_read_best(dev, &fs->sb);
   if (rc) goto fail;

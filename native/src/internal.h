@@ -298,6 +298,7 @@ struct ulfs {
   uint32_t flush_interval_ms;
   pthread_t flusher, prefetcher;
   pthread_cond_t flusher_cv, prefetch_cv;
+  pthread_cond_t prefetch_idle_cv; /* broadcast when the prefetcher has emptied its queue */
   bool stopping, flusher_started, prefetcher_started;
   pf_req pfq[PF_QUEUE]; /* ring of prefetch requests */
   unsigned pfq_head, pfq_len;

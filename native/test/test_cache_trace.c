@@ -40,7 +40,9 @@ int main(int argc, char **argv) {
   OK(ulfs_hint_fd(fs, seg, ULFS_ROLE_COMPACTION_INPUT));
   for (int i = 0; i < 1024; i++) {
     CHECK_RC(ulfs_pread(fs, seg, buf, 4096, (uint64_t)i * 4096), 4096);
-    if (i % 128 == 0) usleep(20000); /* give the prefetcher the lock (the mutex is not fair) */
+    /* the prefetcher competes for the mount's lock with these reads (the mutex is not fair):
+     * let it read what it has queued, so that later reads find prefetched pages */
+    if (i % 128 == 0) ulfs_prefetch_wait(fs);
   }
   for (int i = 0; i < 8; i++) CHECK_RC(ulfs_pread(fs, wal, buf, 4096, (uint64_t)i * 4096), 4096);
   ulfs_counters c;

@@ -129,12 +129,13 @@ static void writeback_errors(void) {
   memset(b, 0xab, sizeof b);
   OK(ulfs_dev_mem_fail_writes(dev, -EIO));
   CHECK_RC(ulfs_pwrite(fs, fd, b, sizeof b, 4096), sizeof b);
-  /* the flusher tries (and fails) in the background */
+  /* the flusher tries (and fails) in the background, every 20 ms: wait for its first attempt
+   * (the bound of 10 minutes is only a hang guard; ctest's TIMEOUT is the same) */
   ulfs_counters c;
-  for (int i = 0; i < 200; i++) {
+  for (int i = 0; i < 600000; i++) {
     ulfs_get_counters(fs, &c);
     if (c.cache_wb_errors > 0) break;
-    usleep(10000);
+    usleep(1000);
   }
   CHECK(c.cache_wb_errors > 0);
   CHECK(c.cache_dirty_pages == 2); /* never marked clean */

@@ -3,6 +3,8 @@ package org.apache.hadoop.hbase.rlsm;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -14,6 +16,14 @@ import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 
 /** Shared mini-cluster settings and helpers for the engine's integration tests. */
 public final class RlsmTestCluster {
+  /**
+   * How long a test waits for something the cluster does by itself (a compaction, a region
+   * reassignment, a child process) before it calls it hung. A hang guard only, never a speed
+   * requirement: generous enough for a loaded two-core machine.
+   */
+  public static final long HANG_GUARD_MINUTES = 10;
+  public static final int HANG_GUARD_MS = (int) HANG_GUARD_MINUTES * 60_000;
+
   private RlsmTestCluster() {
   }
 
@@ -23,7 +33,9 @@ public final class RlsmTestCluster {
     Configuration conf = util.getConfiguration();
     conf.setBoolean("hbase.table.sanity.checks", false);
     conf.setInt("hbase.regionserver.handler.count", 10);
-    conf.setInt("hbase.client.retries.number", 10);
+    // About two minutes of retries at this pause (HBase's backoff table): a region that moves
+    // or reopens on a loaded machine must not exhaust a client's retries.
+    conf.setInt("hbase.client.retries.number", 20);
     conf.setLong("hbase.client.pause", 50);
     keepAbortsInProcess(conf);
     return util;
@@ -32,6 +44,13 @@ public final class RlsmTestCluster {
   /** RegionServers aborted by a test must not halt the JVM later (see AbortTimeoutLog). */
   public static void keepAbortsInProcess(Configuration conf) {
     conf.set("hbase.regionserver.abort.timeout.task", AbortTimeoutLog.class.getName());
+  }
+
+  /** Waits for a latch that the other side releases in every outcome; a hang guard only. */
+  public static void awaitLatch(CountDownLatch latch) throws InterruptedException {
+    if (!latch.await(HANG_GUARD_MINUTES, TimeUnit.MINUTES)) {
+      throw new AssertionError("a latch was not released within " + HANG_GUARD_MINUTES + " min");
+    }
   }
 
   /** The store files of every region of {@code table} in {@code family}. */

@@ -126,6 +126,10 @@ public final class KillLoop {
     int runMs = 1000 * opts.minRunSeconds
       + rnd.nextInt(1000 * (opts.maxRunSeconds - opts.minRunSeconds) + 1);
     List<Workload> loads = new ArrayList<>();
+    long[][] countsBefore = new long[tables.size()][];
+    for (int i = 0; i < countsBefore.length; i++) {
+      countsBefore[i] = tables.get(i).stats.operationCounts();
+    }
     Connection load = ConnectionFactory.createConnection(server.clientConf(3, 15_000));
     try {
       for (TableRun t : tables) {
@@ -134,6 +138,7 @@ public final class KillLoop {
         loads.add(w);
       }
       Thread.sleep(runMs);
+      awaitMinimumOps(server, countsBefore);
       if (!server.alive()) {
         // As in RocksDB's crash test: a server that dies by itself is a failure, not a kill.
         exitedEarly = true;
@@ -176,6 +181,21 @@ public final class KillLoop {
       out.println("  " + t.name.getQualifierAsString() + " so far: " + t.stats.load());
     }
     out.flush();
+  }
+
+  /**
+   * Waits until every table has done at least --min-ops operations of every kind in this cycle
+   * (the run time alone guarantees nothing on a slow machine), or the server has died. Polls the
+   * counters: their values, not the time, decide when the wait ends.
+   */
+  private void awaitMinimumOps(StandaloneServer server, long[][] countsBefore)
+    throws InterruptedException {
+    for (int i = 0; i < countsBefore.length; i++) {
+      LoopStats s = tables.get(i).stats;
+      while (!s.everyKindGrewBy(countsBefore[i], opts.minOps) && server.alive()) {
+        Thread.sleep(50);
+      }
+    }
   }
 
   /** Waits until both tables exist (creating them the first time) and serve a read. */

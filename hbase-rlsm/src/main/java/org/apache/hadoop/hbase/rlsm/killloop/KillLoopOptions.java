@@ -25,7 +25,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 final class KillLoopOptions {
   static final String USAGE = "usage: KillLoop --dir DATA_DIR --conf-dir REPO/conf"
     + " [--cycles N] [--minutes M] [--writers N] [--readers N] [--keys N] [--counters N]"
-    + " [--min-run-seconds S] [--max-run-seconds S] [--seed N] [--fs local|ulfs]"
+    + " [--min-run-seconds S] [--max-run-seconds S] [--min-ops N] [--seed N] [--fs local|ulfs]"
     + " [--ulfs-bytes N] [--server-heap SIZE]";
 
   File dataDir;
@@ -39,6 +39,12 @@ final class KillLoopOptions {
   int counters = 64;
   int minRunSeconds = 4;
   int maxRunSeconds = 12;
+  /**
+   * A cycle is not killed before every table has acknowledged this many puts, deletes and
+   * increments and served this many gets and scans in it: the run time alone says nothing about
+   * what happened in it on a slow or loaded machine.
+   */
+  int minOps = 0;
   long seed = System.nanoTime();
   boolean ulfs;
   long ulfsBytes = 4L << 30;
@@ -85,6 +91,9 @@ final class KillLoopOptions {
         case "--max-run-seconds":
           o.maxRunSeconds = positive(a, v);
           break;
+        case "--min-ops":
+          o.minOps = nonNegative(a, v);
+          break;
         case "--seed":
           o.seed = Long.parseLong(v);
           break;
@@ -120,6 +129,14 @@ final class KillLoopOptions {
     int n = Integer.parseInt(v);
     if (n <= 0) {
       throw new IllegalArgumentException(name + " must be positive, got " + v);
+    }
+    return n;
+  }
+
+  private static int nonNegative(String name, String v) {
+    int n = Integer.parseInt(v);
+    if (n < 0) {
+      throw new IllegalArgumentException(name + " must not be negative, got " + v);
     }
     return n;
   }

@@ -42,6 +42,22 @@ final class LoopStats {
   final AtomicLong pendingApplied = new AtomicLong();
   final AtomicLong pendingNotApplied = new AtomicLong();
 
+  /** The counts of puts, deletes, increments, gets and scans, in that order. */
+  long[] operationCounts() {
+    return new long[] { puts.get(), deletes.get(), increments.get(), gets.get(), scans.get() };
+  }
+
+  /** True when every kind of operation has been done at least n times since {@code before}. */
+  boolean everyKindGrewBy(long[] before, long n) {
+    long[] now = operationCounts();
+    for (int k = 0; k < now.length; k++) {
+      if (now[k] < before[k] + n) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   long acknowledged() {
     return puts.get() + deletes.get() + increments.get();
   }

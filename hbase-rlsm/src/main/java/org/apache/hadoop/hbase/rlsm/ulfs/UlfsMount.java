@@ -204,6 +204,14 @@ public final class UlfsMount {
     return new UlfsCacheStats(nativeCachePolicy(handle), nativeCacheLists(handle), out);
   }
 
+  /**
+   * Waits until the prefetcher has read every unit queued so far: for tests and benchmarks that
+   * need prefetched pages in the cache before their next read.
+   */
+  public void awaitPrefetch() {
+    nativePrefetchWait(handle);
+  }
+
   void hintPath(String path, int kind, int level) throws IOException {
     nativeHintPath(handle, path, kind, level);
   }
@@ -259,4 +267,6 @@ public final class UlfsMount {
   private static native void nativeHintCommit(long handle, String path) throws IOException;
 
   private static native void nativeDropCache(long handle, String path) throws IOException;
+
+  private static native void nativePrefetchWait(long handle);
 }

@@ -23,6 +23,7 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -94,7 +95,7 @@ public class TestRlsmCompaction {
         }
       }
       util.getAdmin().majorCompact(tn);
-      util.waitFor(60_000, () -> stats(tn).getMajorBytes() > 0
+      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> stats(tn).getMajorBytes() > 0
         && util.getAdmin().getCompactionState(tn) == CompactionState.NONE);
       verify(t, latest, deleted);
       RlsmStoreStats before = stats(tn);
@@ -110,7 +111,7 @@ public class TestRlsmCompaction {
     for (int i = 0; i < 50 && store(tn).getStoreEngine().needsCompaction(List.of()); i++) {
       long before = stats(tn).getCompactions();
       util.getAdmin().compact(tn);
-      util.waitFor(60_000, () -> stats(tn).getCompactions() > before
+      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> stats(tn).getCompactions() > before
         && util.getAdmin().getCompactionState(tn) == CompactionState.NONE);
     }
   }

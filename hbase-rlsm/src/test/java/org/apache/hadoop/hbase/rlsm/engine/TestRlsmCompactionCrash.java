@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
@@ -39,6 +41,7 @@ import org.apache.hadoop.hbase.regionserver.Store;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionLifeCycleTracker;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
@@ -61,9 +64,14 @@ public class TestRlsmCompactionCrash {
     conf -> conf.setInt("hbase.hstore.compaction.retries", 0));
   private static final HBaseTestingUtility util = CLUSTER.util();
 
-  /** Fails or stalls compactions of tables that carry it, on request. */
+  /**
+   * Fails, holds or slows compactions of tables that carry it, on request. A held compaction
+   * counts down {@code entered} at its first cell and then waits for {@code release}: the test
+   * knows the compaction is running, and decides when it goes on.
+   */
   public static class Interrupter implements RegionCoprocessor, RegionObserver {
     static final AtomicInteger failNext = new AtomicInteger();
+    static final AtomicReference<Hold> hold = new AtomicReference<>();
     static volatile long stallMillis;
 
     @Override
@@ -75,6 +83,7 @@ public class TestRlsmCompactionCrash {
     public InternalScanner preCompact(ObserverContext<RegionCoprocessorEnvironment> c,
       Store store, InternalScanner scanner, ScanType scanType, CompactionLifeCycleTracker tracker,
       CompactionRequest request) {
+      TableName table = c.getEnvironment().getRegionInfo().getTable();
       boolean fail = failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
       long stall = stallMillis;
       return new InternalScanner() {
@@ -84,6 +93,16 @@ public class TestRlsmCompactionCrash {
         public boolean next(List<Cell> result, ScannerContext ctx) throws IOException {
           boolean more = scanner.next(result, ctx);
           cells += result.size();
+          Hold h = hold.get();
+          // Only the first call of one compaction of the held table takes the hold.
+          if (h != null && h.table.equals(table) && hold.compareAndSet(h, null)) {
+            h.entered.countDown();
+            try {
+              RlsmTestCluster.awaitLatch(h.release);
+            } catch (InterruptedException e) {
+              throw new java.io.InterruptedIOException();
+            }
+          }
           if (fail && cells > 100) {
             throw new IOException("injected compaction failure after " + cells + " cells");
           }
@@ -102,6 +121,19 @@ public class TestRlsmCompactionCrash {
           scanner.close();
         }
       };
+    }
+  }
+
+  /** A compaction of {@code table} to hold: see {@link Interrupter}. */
+  static final class Hold {
+    final TableName table;
+    final CountDownLatch entered;
+    final CountDownLatch release;
+
+    Hold(TableName table, CountDownLatch entered, CountDownLatch release) {
+      this.table = table;
+      this.entered = entered;
+      this.release = release;
     }
   }
 
@@ -237,7 +269,7 @@ public class TestRlsmCompactionCrash {
     List<String> victims = new ArrayList<>();
     region(tn).getStore(F).getStorefiles().forEach(f -> victims.add(f.getPath().getName()));
     util.compact(tn, false);
-    util.waitFor(30_000, () -> {
+    util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
       region(tn).getStore(F).closeAndArchiveCompactedFiles();
       return !fs.exists(new Path(storeDir(tn), victims.get(0)));
     });
@@ -265,20 +297,26 @@ public class TestRlsmCompactionCrash {
     HRegion region = region(tn);
     int rsIndex = cluster.getServerWith(region.getRegionInfo().getRegionName());
     HRegionServer victim = cluster.getRegionServer(rsIndex);
+    // The compaction is held at its first cell until the abort has been requested, and then
+    // goes on slowly: the abort provably lands in the middle of it, at any machine speed.
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Interrupter.hold.set(new Hold(tn, entered, release));
     Interrupter.stallMillis = 20;
     try {
       util.getAdmin().compact(tn);
-      util.waitFor(30_000, () -> region.getStore(F).getCompactionProgress() != null
-        && region.getStore(F).getStoreEngine().getCompactionPolicy() != null
-        && region.getStores().stream().anyMatch(s -> s.getCompactPriority() > 0)
-        && util.getAdmin().getCompactionState(tn)
-          != org.apache.hadoop.hbase.client.CompactionState.NONE);
+      RlsmTestCluster.awaitLatch(entered);
+      assertTrue(util.getAdmin().getCompactionState(tn)
+        != org.apache.hadoop.hbase.client.CompactionState.NONE);
       cluster.abortRegionServer(rsIndex);
+      release.countDown();
       cluster.waitOnRegionServer(rsIndex);
     } finally {
+      Interrupter.hold.set(null);
+      release.countDown();
       Interrupter.stallMillis = 0;
     }
-    util.waitFor(120_000, () -> {
+    util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
       List<HRegion> rs = cluster.getRegions(tn);
       return !rs.isEmpty() && rs.get(0).isAvailable() && !cluster
         .getServerHoldingRegion(tn, rs.get(0).getRegionInfo().getRegionName())

@@ -28,6 +28,7 @@ import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -284,7 +285,7 @@ public class TestRlsmDifferential {
           util.compact(rt, true); // synchronous
           HStore dstore = util.getHBaseCluster().getRegions(dt).get(0).getStore(F);
           admin.majorCompact(dt); // a user request: major however many files there are
-          util.waitFor(120_000, () -> dstore.getStorefilesCount() <= 1
+          util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> dstore.getStorefilesCount() <= 1
             && admin.getCompactionState(dt) == CompactionState.NONE);
           majors++;
         }

@@ -60,7 +60,7 @@ public class TestRlsmRecovery {
       HRegionServer victim = cluster.getRegionServer(rsIndex);
       cluster.abortRegionServer(rsIndex);
       cluster.waitOnRegionServer(rsIndex);
-      util.waitFor(120_000, () -> {
+      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
         List<HRegion> rs = cluster.getRegions(tn);
         return !rs.isEmpty() && rs.get(0).isAvailable()
           && !cluster.getServerHoldingRegion(tn, rs.get(0).getRegionInfo().getRegionName())

@@ -377,8 +377,7 @@ public class TestRlsmTableOperations {
       } catch (DoNotRetryIOException e) {
         assertTrue(e.getMessage(), e.getMessage().contains("split is disabled"));
       }
-      util.getAdmin().majorCompact(tn);
-      Thread.sleep(1000);
+      util.compact(tn, true); // synchronous: the assertions below see its result
       assertEquals(2, store(tn).getStorefilesCount());
       assertEquals(100, count(t, new Scan()));
       assertArrayEquals(b("b77"), t.get(new Get(row(77))).getValue(F, Q1));

@@ -48,7 +48,7 @@ public class TestKillLoop {
   public final TemporaryFolder tmp = new TemporaryFolder();
 
   @Rule
-  public final Timeout timeout = new Timeout(6, TimeUnit.MINUTES);
+  public final Timeout timeout = new Timeout(20, TimeUnit.MINUTES); // a hang guard only
 
   @Test
   public void testKillLoopLocal() throws Exception {
@@ -56,7 +56,7 @@ public class TestKillLoop {
     PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8.name());
     KillLoopOptions o = KillLoopOptions.parse("--dir", tmp.newFolder("data").getPath(),
       "--conf-dir", CONF.getPath(), "--cycles", Integer.toString(CYCLES),
-      "--min-run-seconds", "3", "--max-run-seconds", "6", "--seed",
+      "--min-run-seconds", "3", "--max-run-seconds", "6", "--min-ops", "1", "--seed",
       Long.toString(System.currentTimeMillis()));
     KillLoop loop = new KillLoop(o, out);
     boolean ok = loop.run();

@@ -89,12 +89,14 @@ public class TestStandaloneLaunchers {
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] Q = Bytes.toBytes("q");
   private static final int ROWS = 2_000;
+  /** How long a launcher may take before the test calls it hung; never a speed requirement. */
+  private static final long HANG_GUARD_SECONDS = 300;
 
   @Rule
   public final TemporaryFolder tmp = new TemporaryFolder();
 
   @Rule
-  public final Timeout timeout = new Timeout(420, TimeUnit.SECONDS);
+  public final Timeout timeout = new Timeout(30, TimeUnit.MINUTES); // a hang guard only
 
   private File dataDir;
   private int zkPort;
@@ -123,7 +125,7 @@ public class TestStandaloneLaunchers {
 
   @Test
   public void testStartCreateWriteReadStop() throws Exception {
-    Run start = run(150, "bin/hbase-start");
+    Run start = run("bin/hbase-start");
     assertEquals("hbase-start failed:\n" + start.output, 0, start.rc);
     assertTrue(start.output, start.output.contains("is up"));
     File pidFile = new File(dataDir, "hbase-master.pid");
@@ -134,23 +136,23 @@ public class TestStandaloneLaunchers {
       new File(dataDir, "logs/hbase-master.log").isFile());
 
     // A second start for the same data directory is refused and names the running pid.
-    Run again = run(60, "bin/hbase-start");
+    Run again = run("bin/hbase-start");
     assertEquals(again.output, 1, again.rc);
     assertTrue(again.output, again.output.contains("already running (pid " + pid + ")"));
 
     // Another data directory on the same ports is refused before any JVM starts.
-    Run clash = run(60, Map.of("RLSM_HOME_DATA", tmp.newFolder("other").getPath()),
+    Run clash = run(Map.of("RLSM_HOME_DATA", tmp.newFolder("other").getPath()),
       "bin/hbase-start");
     assertEquals(clash.output, 1, clash.rc);
     assertTrue(clash.output, clash.output.contains("port " + zkPort + " is already in use"));
     assertTrue(clash.output, clash.output.contains("RLSM_ZK_PORT"));
 
-    Run status = run(60, "bin/hbase-status");
+    Run status = run("bin/hbase-status");
     assertEquals(status.output, 0, status.rc);
     assertTrue(status.output, status.output.contains("1 live"));
 
     TableName table = TableName.valueOf("launcher_rlsm");
-    Run create = run(150, "bin/create-table", table.getNameAsString(), "f", "--engine", "rlsm");
+    Run create = run("bin/create-table", table.getNameAsString(), "f", "--engine", "rlsm");
     assertEquals("create-table failed:\n" + create.output, 0, create.rc);
 
     try (Connection conn = ConnectionFactory.createConnection(clientConf());
@@ -204,7 +206,7 @@ public class TestStandaloneLaunchers {
         .getColumnFamily(F).getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
     }
 
-    Run stop = run(120, "bin/hbase-stop");
+    Run stop = run("bin/hbase-stop");
     assertEquals("hbase-stop failed:\n" + stop.output, 0, stop.rc);
     assertFalse("pid file left behind", pidFile.exists());
     assertFalse("server process " + pid + " still alive", alive(pid));
@@ -214,7 +216,7 @@ public class TestStandaloneLaunchers {
       assertTrue("port " + port + " still in use after the stop", canBind(port));
     }
 
-    Run down = run(60, "bin/hbase-status");
+    Run down = run("bin/hbase-status");
     assertEquals(down.output, 1, down.rc);
     assertTrue(down.output, down.output.contains("not running"));
   }
@@ -229,7 +231,7 @@ public class TestStandaloneLaunchers {
     Files.write(commands.toPath(), ("list\n"
       + "get '" + written.getNameAsString() + "', '" + Bytes.toString(row(5)) + "', 'f:q'\n"
       + "get 'no_such_table', 'r'\n").getBytes(StandardCharsets.UTF_8));
-    Run piped = run(180, Map.of(), commands, "bin/hbase-shell");
+    Run piped = run(Map.of(), commands, "bin/hbase-shell");
     assertEquals(piped.output, 1, piped.rc);
     assertTrue(piped.output, piped.output.contains(written.getNameAsString()));
     assertTrue(piped.output, piped.output.contains("value=" + Bytes.toString(value(5))));
@@ -241,7 +243,7 @@ public class TestStandaloneLaunchers {
       + "put 'shell_rlsm', 'r1', 'f:q', 'from-shell'\n"
       + "n = count 'shell_rlsm'\n"
       + "raise \"count gave #{n}\" unless n == 1\n").getBytes(StandardCharsets.UTF_8));
-    Run scripted = run(180, "bin/hbase-shell", script.getPath());
+    Run scripted = run("bin/hbase-shell", script.getPath());
     assertEquals(scripted.output, 0, scripted.rc);
     assertTrue(scripted.output, scripted.output.contains("Created table shell_rlsm (rlsm engine)"));
     TableName created = TableName.valueOf("shell_rlsm");
@@ -317,18 +319,17 @@ public class TestStandaloneLaunchers {
     }
   }
 
-  private Run run(int timeoutSeconds, String... command) throws Exception {
-    return run(timeoutSeconds, Map.of(), command);
+  private Run run(String... command) throws Exception {
+    return run(Map.of(), command);
   }
 
-  private Run run(int timeoutSeconds, Map<String, String> extraEnv, String... command)
-    throws Exception {
-    return run(timeoutSeconds, extraEnv, null, command);
+  private Run run(Map<String, String> extraEnv, String... command) throws Exception {
+    return run(extraEnv, null, command);
   }
 
   /** Runs a launcher; {@code stdin}, if not null, is its standard input. */
-  private Run run(int timeoutSeconds, Map<String, String> extraEnv, File stdin,
-    String... command) throws Exception {
+  private Run run(Map<String, String> extraEnv, File stdin, String... command)
+    throws Exception {
     ProcessBuilder pb = new ProcessBuilder(command).directory(REPO).redirectErrorStream(true);
     if (stdin != null) {
       pb.redirectInput(stdin);
@@ -343,12 +344,15 @@ public class TestStandaloneLaunchers {
     // A small server: this test and the build share the machine.
     env.put("RLSM_HEAP", "512m");
     env.put("RLSM_TOOL_HEAP", "256m");
+    // The launchers' own waits become hang guards too: a loaded machine may start slowly.
+    env.put("RLSM_START_TIMEOUT", Long.toString(HANG_GUARD_SECONDS));
+    env.put("RLSM_STOP_TIMEOUT", Long.toString(HANG_GUARD_SECONDS));
     env.putAll(extraEnv);
     long t = System.nanoTime();
     Process p = pb.start();
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+    if (!p.waitFor(2 * HANG_GUARD_SECONDS, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      fail(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s:\n"
+      fail(String.join(" ", command) + " did not finish in " + 2 * HANG_GUARD_SECONDS + " s:\n"
         + read(log));
     }
     String out = read(log);

@@ -208,13 +208,15 @@ public class TestUlfsCacheHints {
     assertTrue(s2.prefetchUsed() <= s2.prefetchIssued());
   }
 
-  /** Reads in 256 KB steps, pausing so that the prefetcher thread gets the mount's lock. */
-  private static void readSlowly(FSDataInputStream in, byte[] want) throws IOException,
-    InterruptedException {
+  /**
+   * Reads in 256 KB steps and lets the prefetcher read what it has queued after each step (it
+   * competes with these reads for the mount's lock), so later steps find prefetched pages.
+   */
+  private static void readSlowly(FSDataInputStream in, byte[] want) throws IOException {
     byte[] got = new byte[want.length];
     for (int off = 0; off < want.length; off += 256 << 10) {
       in.readFully(off, got, off, Math.min(256 << 10, want.length - off));
-      Thread.sleep(5);
+      fs.getMount().awaitPrefetch();
     }
     assertArrayEquals(want, got);
   }

@@ -86,7 +86,7 @@ public class TestUlfsHBaseMiniCluster {
 
   private static MiniHBaseCluster startHBase() throws Exception {
     MiniHBaseCluster cluster = new MiniHBaseCluster(conf, 1, 1);
-    cluster.waitForActiveAndReadyMaster(120_000);
+    cluster.waitForActiveAndReadyMaster(RlsmTestCluster.HANG_GUARD_MS);
     return cluster;
   }
 

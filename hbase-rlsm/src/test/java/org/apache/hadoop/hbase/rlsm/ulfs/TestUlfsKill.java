@@ -23,6 +23,8 @@ import org.junit.Test;
  */
 public class TestUlfsKill {
   private static final int SYNCS_BEFORE_KILL = 300;
+  /** Child processes are waited for this long: a hang guard, never a speed requirement. */
+  private static final long HANG_GUARD_MINUTES = 10;
 
   private static Process child(String... args) throws IOException {
     List<String> cmd = new ArrayList<>();
@@ -53,7 +55,6 @@ public class TestUlfsKill {
     image.getParentFile().mkdirs();
     Process w = child("write", image.getPath(), backend, sync);
     List<String> seen = new ArrayList<>();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     try (BufferedReader r =
       new BufferedReader(new InputStreamReader(w.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
@@ -63,10 +64,9 @@ public class TestUlfsKill {
           && Integer.parseInt(line.substring(7)) >= SYNCS_BEFORE_KILL) {
           break;
         }
-        assertTrue("writer too slow", System.nanoTime() < deadline);
       }
       w.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
-      assertTrue(w.waitFor(60, TimeUnit.SECONDS));
+      assertTrue(w.waitFor(HANG_GUARD_MINUTES, TimeUnit.MINUTES));
     }
     int synced = last(seen, "synced ");
     int marker = last(seen, "marker ");
@@ -76,7 +76,7 @@ public class TestUlfsKill {
     Process fsck = new ProcessBuilder(new File("target/native/ulfs-fsck").getAbsolutePath(),
       image.getPath()).redirectErrorStream(true).start();
     String report = new String(fsck.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(fsck.waitFor(60, TimeUnit.SECONDS));
+    assertTrue(fsck.waitFor(HANG_GUARD_MINUTES, TimeUnit.MINUTES));
     assertEquals("ulfs-fsck: " + report, 0, fsck.exitValue());
 
     Process v = child("verify", image.getPath(), backend);
@@ -88,7 +88,7 @@ public class TestUlfsKill {
         out.add(line);
       }
     }
-    assertTrue(v.waitFor(60, TimeUnit.SECONDS));
+    assertTrue(v.waitFor(HANG_GUARD_MINUTES, TimeUnit.MINUTES));
     assertEquals("verifier output " + out, 0, v.exitValue());
     int records = last(out, "records ");
     int markerFound = last(out, "marker ");
