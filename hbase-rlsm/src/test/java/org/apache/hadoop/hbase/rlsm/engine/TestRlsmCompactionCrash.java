@@ -145,7 +145,7 @@ public class TestRlsmCompactionCrash {
     TableName tn = TableName.valueOf(name);
     util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
       .setColumnFamily(RlsmTables.family(F)).setCoprocessor(Interrupter.class.getName()).build());
-    util.waitTableAvailable(tn);
+    util.waitTableAvailable(tn.getName(), RlsmTestCluster.HANG_GUARD_MS);
     return tn;
   }
 
@@ -197,7 +197,7 @@ public class TestRlsmCompactionCrash {
   private static void reopen(TableName tn) throws Exception {
     util.getAdmin().disableTable(tn);
     util.getAdmin().enableTable(tn);
-    util.waitTableAvailable(tn);
+    util.waitTableAvailable(tn.getName(), RlsmTestCluster.HANG_GUARD_MS);
   }
 
   @Test
@@ -322,7 +322,7 @@ public class TestRlsmCompactionCrash {
         .getServerHoldingRegion(tn, rs.get(0).getRegionInfo().getRegionName())
         .equals(victim.getServerName());
     });
-    util.waitTableAvailable(tn);
+    util.waitTableAvailable(tn.getName(), RlsmTestCluster.HANG_GUARD_MS);
     verify(tn, want);
     util.compact(tn, false);
     verify(tn, want);

@@ -44,7 +44,7 @@ public class TestRlsmRecovery {
   public void abortWithUnflushedEditsRecoversEverything() throws Exception {
     TableName tn = TableName.valueOf("recovery");
     util.getAdmin().createTable(RlsmTables.table(tn, F).build());
-    util.waitTableAvailable(tn);
+    util.waitTableAvailable(tn.getName(), RlsmTestCluster.HANG_GUARD_MS);
     try (Table t = util.getConnection().getTable(tn)) {
       for (int i = 0; i < 500; i++) {
         t.put(new Put(row(i)).addColumn(F, Q, Bytes.toBytes("a" + i)));
@@ -66,7 +66,7 @@ public class TestRlsmRecovery {
           && !cluster.getServerHoldingRegion(tn, rs.get(0).getRegionInfo().getRegionName())
             .equals(victim.getServerName());
       });
-      util.waitTableAvailable(tn);
+      util.waitTableAvailable(tn.getName(), RlsmTestCluster.HANG_GUARD_MS);
       HRegion reopened = cluster.getRegions(tn).get(0);
       assertTrue("replayed edits were flushed past the old file",
         reopened.getStore(F).getMaxSequenceId().getAsLong() > flushedSeqId);
