@@ -21,7 +21,7 @@ rlsm_info() {
   echo "$(basename "$0"): $*"
 }
 
-# The same list as the jdk17.flags property of the parent pom (HBASE-26046, HBASE-27643). Without
+# The same list as the jdk17.flags property of the parent pom (integration notes 6.1). Without
 # the --add-opens HBase fails on JDK 17 inside HFileSystem/ReflectionUtils; the rest silences
 # reflective-access fallbacks. TestStandaloneLaunchers checks that the two lists agree.
 RLSM_JDK17_FLAGS=(

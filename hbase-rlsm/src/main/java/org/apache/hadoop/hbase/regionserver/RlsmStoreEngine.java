@@ -33,12 +33,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RLSM store engine (users name this class: it keeps its name). A column family uses it when
- * its configuration sets {@code hbase.hstore.engine.class} to this class; {@link
- * org.apache.hadoop.hbase.rlsm.RlsmTables} builds such descriptors. Flushes write hash-ordered
- * Level-0 RLSM files; compactions move them into Level-1 partitions ({@link RlsmCompactionPlanner}
- * decides, {@link RlsmCompactor} writes, HBase commits). Store files are opened by sniffing the
- * trailer magic, so HFiles (bulk loads) keep working in the same store.
+ * The RLSM store engine (users type this name). A column family uses it when its configuration sets
+ * {@code hbase.hstore.engine.class} to this class; {@link org.apache.hadoop.hbase.rlsm.RlsmTables}
+ * builds such descriptors. Flushes write hash-ordered Level-0 RLSM files; compactions move them
+ * into Level-1 partitions ({@link RlsmCompactionPlanner} decides, {@link RlsmCompactor} writes,
+ * HBase commits). Store files are opened by sniffing the trailer magic, so HFiles (bulk loads)
+ * keep working in the same store.
  *
  * <p>Compactions of one store run one at a time: a selection is refused while another is in
  * flight, because every plan is computed against, and replaces, the whole Level-1 layout.

@@ -16,11 +16,10 @@ import org.apache.hadoop.hbase.rlsm.index.RangeTree;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Chooses the next compaction of a store from summaries of its files (docs/design.md
- * "Range-append" to "Load balancing"). In order of priority: a user major compaction; a
- * range-append when Level-0 has reached the trigger; a split of a partition above the split size; a
- * chain clean-up of a partition with too many members or too much superseded data; a merge of two
- * small neighbours.
+ * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
+ * RLSM). In order of priority: a user major compaction; a range-append when Level-0 has reached
+ * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
+ * too many members or too much superseded data; a merge of two small neighbours.
  */
 public final class RlsmCompactionPlanner {
   private final CompactionConfig config;

@@ -16,11 +16,11 @@
  * limitations under the License.
  */
 /**
- * The kill -9 loop (docs/kill-loop.md): a standalone HBase server in a child process is killed with
- * SIGKILL at random moments while writer and reader threads run puts, deletes, increments, gets and
- * scans against an RLSM table and a default-engine control table, with flushes and compactions
- * forced often; after every restart every key is checked against an oracle kept in this (the
- * parent) process, outside the fault domain.
+ * The kill -9 loop (issue 8): a standalone HBase server in a child process is killed with SIGKILL
+ * at random moments while writer and reader threads run puts, deletes, increments, gets and scans
+ * against an RLSM table and a default-engine control table, with flushes and compactions forced
+ * often; after every restart every key is checked against an oracle kept in this (the parent)
+ * process, outside the fault domain.
  * <p>
  * Invariants the loop enforces: an acknowledged put or delete is visible after the restart unless
  * a later operation on the same key replaced it; an operation that was sent but not acknowledged

@@ -7,7 +7,7 @@ import java.util.List;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Test;
 
-/** The RLSM paper's placement rules (docs/design.md), its Figure 3.4 first. */
+/** The paper's placement rules as data-driven cases, Figure 3.4 first. */
 public class TestRowPlacement {
   private static byte[] k(int v) {
     return Bytes.toBytes(String.format("%02d", v));
