@@ -1,16 +1,22 @@
 # shellcheck shell=bash
-# Common environment of the bin/ launchers; sourced, never run. It fixes the repository root, the
-# data directory and ports (from RLSM_* environment variables, see docs/operations.md), the JVM
-# flags HBase needs on JDK 17, and the runtime classpath taken from Maven, so every launcher
-# starts HBase and the tools the same way.
+# Most variables set here are for the scripts that source this file:
+# shellcheck disable=SC2034
+# Common environment of the bin/ launchers and the bench/ scripts; sourced, never run. It fixes the
+# repository root, the data directory and ports (from RLSM_* environment variables, see
+# docs/operations.md), the JVM flags HBase needs on JDK 17, and the class paths taken from Maven,
+# so every script starts HBase, the tools and the benchmarks the same way.
 
 if [ -z "${BASH_VERSION:-}" ]; then
   echo "rlsm-env.sh must be sourced by bash" >&2
+  # shellcheck disable=SC2317 # exit is reached when a shell runs this file instead of sourcing it
   return 1 2>/dev/null || exit 1
 fi
 
 RLSM_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RLSM_MODULE="$RLSM_REPO/hbase-rlsm"
+RLSM_TOOLS_MODULE="$RLSM_REPO/hbase-rlsm-tools"
+# The native build of hbase-rlsm: libulfsjni.so and the ulfs command-line tools.
+RLSM_NATIVE_DIR="$RLSM_MODULE/target/native"
 
 rlsm_die() {
   echo "$(basename "$0"): error: $*" >&2
@@ -21,7 +27,7 @@ rlsm_info() {
   echo "$(basename "$0"): $*"
 }
 
-# The same list as the jdk17.flags property of the parent pom (integration notes 6.1). Without
+# The same list as the jdk17.flags property of the parent pom. Without
 # the --add-opens HBase fails on JDK 17 inside HFileSystem/ReflectionUtils; the rest silences
 # reflective-access fallbacks. TestStandaloneLaunchers checks that the two lists agree.
 RLSM_JDK17_FLAGS=(
@@ -40,8 +46,9 @@ RLSM_JDK17_FLAGS=(
 
 rlsm_check_port() {
   local name="$1" value="$2"
-  [[ "$value" =~ ^[0-9]+$ ]] && [ "$value" -ge 1 ] && [ "$value" -le 65535 ] \
-    || rlsm_die "$name must be a TCP port number (1-65535), got '$value'"
+  if ! [[ "$value" =~ ^[0-9]+$ ]] || [ "$value" -lt 1 ] || [ "$value" -gt 65535 ]; then
+    rlsm_die "$name must be a TCP port number (1-65535), got '$value'"
+  fi
 }
 
 rlsm_check_uint() {
@@ -108,8 +115,9 @@ else
 fi
 RLSM_JAVA_MAJOR="$("$RLSM_JAVA" -XshowSettings:properties -version 2>&1 \
   | sed -n 's/^ *java\.specification\.version = //p')"
-[[ "${RLSM_JAVA_MAJOR:-0}" =~ ^[0-9]+$ ]] && [ "$RLSM_JAVA_MAJOR" -ge 17 ] \
-  || rlsm_die "$RLSM_JAVA is Java '${RLSM_JAVA_MAJOR:-unknown}'; JDK 17 or newer is required"
+if ! [[ "${RLSM_JAVA_MAJOR:-0}" =~ ^[0-9]+$ ]] || [ "$RLSM_JAVA_MAJOR" -lt 17 ]; then
+  rlsm_die "$RLSM_JAVA is Java '${RLSM_JAVA_MAJOR:-unknown}'; JDK 17 or newer is required"
+fi
 
 # System properties that hbase-site.xml and log4j.properties expand (${rlsm.*}).
 RLSM_SYSPROPS=(
@@ -134,9 +142,10 @@ rlsm_resolve_classpath() {
     || [ "$module/pom.xml" -nt "$cpfile" ]; then
     stale=1
   else
+    local -a jars
     local jar
-    local IFS=':'
-    for jar in $(cat "$cpfile"); do
+    IFS=: read -r -a jars < "$cpfile" || true # the file has no final newline
+    for jar in "${jars[@]}"; do
       [ -e "$jar" ] || { stale=1; break; }
     done
   fi
@@ -157,19 +166,84 @@ rlsm_resolve_classpath() {
   mv -f "$tmp" "$cpfile"
 }
 
-# Builds CP = RLSM_CONF_DIR : module classes : runtime dependencies (cached in hbase-rlsm/target/).
+# Builds CP = RLSM_CONF_DIR : engine classes : runtime dependencies (cached in hbase-rlsm/target/):
+# the server's class path. It holds the engine jar's contents only, never the client tools.
 rlsm_classpath() {
   local classes="$RLSM_MODULE/target/classes"
   local cpfile="$RLSM_MODULE/target/cp-runtime.txt"
-  [ -f "$classes/org/apache/hadoop/hbase/rlsm/tool/ServerStatus.class" ] \
-    || rlsm_die "hbase-rlsm is not built ($classes has no tools): run" \
-      "'mvn -B -ntp -q install -DskipTests' in $RLSM_REPO, or bin/quickstart"
+  [ -f "$classes/org/apache/hadoop/hbase/regionserver/RlsmStoreEngine.class" ] \
+    || rlsm_die "hbase-rlsm is not built ($classes has no engine): run" \
+      "'mvn -B -ntp -q package -DskipTests' in $RLSM_REPO, or bin/quickstart"
   rlsm_resolve_classpath "$RLSM_MODULE" "$cpfile"
   CP="$RLSM_CONF_DIR:$classes:$(cat "$cpfile")"
 }
 
-# Adds the shell module's dependencies (JRuby) to CP; needs rlsm_classpath first. They stay off
-# the server's class path.
+# The client tools' class path (create-table, hbase-status, the quick start, the shell): the
+# server's plus hbase-rlsm-tools' classes. That module has no runtime dependencies of its own.
+rlsm_tools_classpath() {
+  rlsm_classpath
+  local classes="$RLSM_TOOLS_MODULE/target/classes"
+  [ -f "$classes/org/apache/hadoop/hbase/rlsm/standalone/ServerStatus.class" ] \
+    || rlsm_die "hbase-rlsm-tools is not built ($classes has no tools): run" \
+      "'mvn -B -ntp -q package -DskipTests' in $RLSM_REPO, or bin/quickstart"
+  CP="$CP:$classes"
+}
+
+# Sets CP to the class path of the Maven module in directory $1 of the repository (bench/ycsb,
+# bench/jmh, bench/cluster, hbase-rlsm-tools): its classes (and its test classes for scope test),
+# then its dependencies of scope $2 (runtime, the default, or test), the modules of this
+# repository among them as their target/classes directories. RLSM_CONF_DIR is not on it; callers
+# that want hbase-site.xml put it first. The module and the modules it depends on are built first
+# (mvn -pl MODULE -am test-compile, which includes the native library) when the list is missing
+# or older than a pom or a source of the engine, native/ or the module. Scripts started together
+# take turns, so only the first one builds.
+rlsm_module_classpath() {
+  local module="$1" scope="${2:-runtime}"
+  local dir="$RLSM_REPO/$module"
+  [ -f "$dir/pom.xml" ] || rlsm_die "no Maven module '$module' in $RLSM_REPO"
+  case "$scope" in
+    runtime | test) ;;
+    *) rlsm_die "rlsm_module_classpath: scope must be runtime or test, not '$scope'" ;;
+  esac
+  local cpfile="$dir/target/rlsm-$scope.classpath"
+  mkdir -p "$dir/target" "$RLSM_MODULE/target"
+  # One lock for every build: all of them compile hbase-rlsm.
+  exec 8> "$RLSM_MODULE/target/.build.lock"
+  flock 8
+  if [ ! -s "$cpfile" ] || [ ! -d "$dir/target/classes" ] \
+    || [ -n "$(find "$RLSM_REPO/pom.xml" "$RLSM_MODULE/pom.xml" "$RLSM_MODULE/src" \
+      "$RLSM_REPO/native" "$dir/pom.xml" "$dir/src" -newer "$cpfile" -print -quit)" ]; then
+    command -v mvn >/dev/null 2>&1 || rlsm_die "mvn not found: run bin/install-deps"
+    echo "$(basename "$0"): building $module (mvn -q -pl $module -am test-compile)" >&2
+    local log="$cpfile.log"
+    rm -f "$cpfile.tmp"
+    # With -am the class path goal runs in every module built; the requested one comes last.
+    if ! (cd "$RLSM_REPO" && mvn -q -B -ntp -pl "$module" -am -DskipTests test-compile \
+      dependency:build-classpath "-DincludeScope=$scope" "-Dmdep.outputFile=$cpfile.tmp") \
+      > "$log" 2>&1; then
+      cat "$log" >&2
+      rm -f "$cpfile.tmp"
+      rlsm_die "building $module failed (Maven's output above, also in $log)"
+    fi
+    mv -f "$cpfile.tmp" "$cpfile"
+  fi
+  exec 8>&-
+  # A jar may have gone since the list was written (a cleaned local repository).
+  local -a jars
+  local jar
+  IFS=: read -r -a jars < "$cpfile" || true # the file has no final newline
+  for jar in "${jars[@]}"; do
+    [ -e "$jar" ] || rlsm_die "$jar (from $cpfile) is missing: delete that file to rebuild"
+  done
+  CP="$dir/target/classes"
+  if [ "$scope" = test ]; then
+    CP="$CP:$dir/target/test-classes"
+  fi
+  CP="$CP:$(cat "$cpfile")"
+}
+
+# Adds the shell module's dependencies (JRuby) to CP; needs rlsm_tools_classpath first. They stay
+# off the server's class path.
 rlsm_shell_classpath() {
   local cpfile="$RLSM_REPO/shell/target/cp-shell.txt"
   rlsm_resolve_classpath "$RLSM_REPO/shell" "$cpfile"
@@ -177,7 +251,7 @@ rlsm_shell_classpath() {
 }
 
 # The java command line of a client tool (small heap, logs to tools.log) in RLSM_TOOL_CMD, so
-# callers can put timeout(1) in front of it. Needs rlsm_classpath first.
+# callers can put timeout(1) in front of it. Needs CP (rlsm_classpath or rlsm_tools_classpath).
 rlsm_tool_cmd() {
   # RLSM_JAVA_OPTS is split on blanks on purpose: it is a list of JVM options.
   local -a extra

@@ -24,7 +24,7 @@ java_import org.apache.hadoop.hbase.client.Scan
 java_import org.apache.hadoop.hbase.client.TableDescriptorBuilder
 java_import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter
 java_import org.apache.hadoop.hbase.util.Bytes
-java_import org.apache.hadoop.hbase.rlsm.tool.CreateTable
+java_import org.apache.hadoop.hbase.rlsm.standalone.CreateTable
 
 # Option names as HBase's shell spells them (it defines them as constants too).
 NAME = 'NAME'.freeze

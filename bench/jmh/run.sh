@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds bench/jmh (and the engine it measures) and runs the JMH microbenchmarks.
+# Builds bench/jmh (and the engine it measures, with its native library) and runs the JMH
+# microbenchmarks.
 #
 #   bench/jmh/run.sh                      all benchmarks but UlfsIoBenchmark, short settings
 #                                         (a few minutes; bench/scripts/ulfs-io.sh runs that one)
@@ -9,12 +10,10 @@
 #
 # Results: JMH's table on stdout, and JSON in bench/jmh/target/jmh-result.json.
 set -euo pipefail
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-cd "$repo"
-# shellcheck source=../../bin/rlsm-env.sh
-source bin/rlsm-env.sh # RLSM_JDK17_FLAGS: the JVM flags HBase needs on JDK 17
-mvn -B -ntp -q -pl bench/jmh -am -DskipTests -Dexec.skip=true package
-cp="bench/jmh/target/classes:$(cat bench/jmh/target/jmh.classpath)"
+cd "$(dirname "$0")/../.."
+# shellcheck source=bin/rlsm-env.sh
+source bin/rlsm-env.sh
+rlsm_module_classpath bench/jmh
 # Short defaults (one fork, 2 warm-up and 3 measured iterations of 2 s); JMH refuses an option
 # given twice, so each default is dropped when the command line sets that option.
 defaults=(-f 1 -wi 2 -i 3 -w 2s -r 2s)
@@ -24,11 +23,11 @@ for ((k = 0; k < ${#defaults[@]}; k += 2)); do
     opts+=("${defaults[k]}" "${defaults[k + 1]}")
   fi
 done
-# UlfsIoBenchmark runs only when named: it needs the JNI library (built by
-# bench/scripts/ulfs-io.sh, not here), root for its cold case, and about half an hour.
+# UlfsIoBenchmark runs only when named (bench/scripts/ulfs-io.sh does): it needs root for its
+# cold case, and about half an hour.
 if ! printf '%s\n' "$@" | grep -q UlfsIo; then
   opts+=(-e UlfsIoBenchmark)
 fi
-exec java -Xmx2g -cp "$cp" org.openjdk.jmh.Main "${opts[@]}" -foe true \
+exec "$RLSM_JAVA" -Xmx2g -cp "$CP" org.openjdk.jmh.Main "${opts[@]}" -foe true \
   -jvmArgsAppend "-Xmx3g ${RLSM_JDK17_FLAGS[*]}" \
   -rf json -rff bench/jmh/target/jmh-result.json "$@"

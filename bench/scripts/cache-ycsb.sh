@@ -32,19 +32,19 @@ export RLSM_ZK_PORT=${RLSM_ZK_PORT:-22281}
 export RLSM_MASTER_PORT=${RLSM_MASTER_PORT:-22200}
 export RLSM_RS_PORT=${RLSM_RS_PORT:-22220}
 export RLSM_ULFS_BYTES=${RLSM_ULFS_BYTES:-4294967296}
-WORK="$PWD/hbase-rlsm/target/cache-ycsb"
+# shellcheck source=bin/rlsm-env.sh
+source bin/rlsm-env.sh
+WORK="$RLSM_MODULE/target/cache-ycsb"
 OUT=docs/bench-data
-SIM=hbase-rlsm/target/native/ulfs-cachesim
-STAT=hbase-rlsm/target/native/ulfs-stat
+SIM="$RLSM_NATIVE_DIR/ulfs-cachesim"
+STAT="$RLSM_NATIVE_DIR/ulfs-stat"
 WL=bench/ycsb/workloads
 
 log() { echo "[$(date -u +%H:%M:%S)] $*"; }
 
 bin/install-deps --bench >/dev/null
-if [ ! -x "$SIM" ] || [ ! -f hbase-rlsm/target/native/libulfsjni.so ]; then
-  log "building hbase-rlsm (native library and tools)"
-  mvn -B -ntp -q -pl hbase-rlsm -am package -DskipTests
-fi
+# The engine with its native library and the client tools (bin/create-table), when not built yet.
+rlsm_module_classpath hbase-rlsm-tools
 rm -rf "$WORK"
 mkdir -p "$WORK" "$OUT"
 log "load average: $(cut -d' ' -f1-3 /proc/loadavg); records $RECORDS, operations $OPS per" \

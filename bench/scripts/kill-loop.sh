@@ -3,19 +3,19 @@
 # SIGKILL at random moments under load on an RLSM table and a default-engine control table, and
 # after every restart every key is checked against an oracle kept in this process.
 #   bench/scripts/kill-loop.sh [--minutes M] [--cycles N] [--fs local|ulfs] [--seed S] [...]
-# Options are those of org.apache.hadoop.hbase.rlsm.killloop.KillLoop (see the doc); the data
-# directory defaults to <repo>/run-killloop (wiped first). Exit code 0 only if nothing
-# acknowledged was lost and nothing wrong was read. With --fs ulfs, rootdir is on a ulfs image
-# whose unflushed writes live only in the server's memory (fs.ulfs.fault.volatile), so every kill
-# is also a power cut for them.
+# Options are those of org.apache.hadoop.hbase.rlsm.killloop.KillLoop (hbase-rlsm-tools; see the
+# doc); the data directory defaults to <repo>/run-killloop (wiped first). Exit code 0 only if
+# nothing acknowledged was lost and nothing wrong was read. With --fs ulfs, rootdir is on a ulfs
+# image whose unflushed writes live only in the server's memory (fs.ulfs.fault.volatile), so every
+# kill is also a power cut for them.
 set -euo pipefail
 # shellcheck source=bin/rlsm-env.sh
 source "$(dirname "$0")/../../bin/rlsm-env.sh"
 DATA="${KILL_LOOP_DIR:-$RLSM_REPO/run-killloop}"
-if [ ! -f "$RLSM_MODULE/target/classes/org/apache/hadoop/hbase/rlsm/killloop/KillLoop.class" ]; then
-  (cd "$RLSM_REPO" && mvn -B -ntp -q -pl hbase-rlsm compile)
-fi
-rlsm_classpath
+# Builds the engine and the tools when needed; runs on the launchers' class path (the server
+# child inherits it).
+rlsm_module_classpath hbase-rlsm-tools
+rlsm_tools_classpath
 rm -rf "$DATA"
 mkdir -p "$DATA/logs"
 # The client's own log goes to the data directory; the console shows the loop's progress and

@@ -23,8 +23,6 @@ cd "$(dirname "$0")/../.."
 DIR=${ULFS_IO_DIR:-bench/jmh/target/ulfs-io}
 OUT=docs/bench-data
 bin/install-deps --bench
-# The JNI library: bench/jmh/run.sh builds the Java side only (-Dexec.skip=true).
-mvn -B -ntp -q -pl hbase-rlsm -DskipTests process-classes
 mkdir -p "$DIR" "$OUT"
 rm -f "$DIR/ulfs-counters.csv" "$DIR/loadavg.txt"
 # Load average every 20 s while the benchmark runs (the machine is shared).

@@ -62,8 +62,10 @@ while [ $# -gt 0 ]; do
 done
 for v in RECORDS OPERATIONS THREADS FIELD_LENGTH FLUSH_MB COMPACTION_MBPS MAX_PHASE_SECONDS \
   SETTLE_SECONDS; do
-  [[ "${!v}" =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 ] \
-    || { echo "ycsb-compare: --${v,,} must be a positive whole number, got '${!v}'" >&2; exit 2; }
+  if ! [[ "${!v}" =~ ^[0-9]+$ ]] || [ "${!v}" -eq 0 ]; then
+    echo "ycsb-compare: --${v,,} must be a positive whole number, got '${!v}'" >&2
+    exit 2
+  fi
 done
 # Workload E scans up to 100 rows per operation: a tenth of the operations takes about as long.
 SCAN_OPERATIONS="${SCAN_OPERATIONS:-$((OPERATIONS / 10))}"
@@ -94,8 +96,7 @@ RESULTS="$WORK/$NAME"
 # gnuplot draws the PNGs.
 report() {
   mkdir -p "$DOCS/bench-data"
-  java -cp "bench/ycsb/target/classes:$(cat bench/ycsb/target/ycsb.classpath)" \
-    -Dlog4j.configuration="file:$REPO/conf/log4j.properties" -Drlsm.data.dir="$WORK" \
+  "$RLSM_JAVA" -cp "$YCSB_CP" -Dlog4j.configuration="file:$REPO/conf/log4j.properties" -Drlsm.data.dir="$WORK" \
     org.apache.hadoop.hbase.rlsm.ycsb.compare.CompareReport "$RESULTS" \
     "$DOCS/bench-data/ycsb-$NAME" | tee "$RESULTS/summary.md"
   if [ "$PLOTS" -eq 1 ]; then
@@ -107,15 +108,14 @@ report() {
 
 log "checking system packages (bin/install-deps --bench)"
 bin/install-deps --bench
-log "building hbase-rlsm and the YCSB binding (mvn package -DskipTests)"
+log "building hbase-rlsm, its client tools and the YCSB binding (when not built yet)"
 mkdir -p "$WORK"
-if ! mvn -B -ntp -q -pl bench/ycsb -am package -DskipTests > "$WORK/build.log" 2>&1; then
-  tail -n 40 "$WORK/build.log" >&2
-  die "the build failed (full output: $WORK/build.log)"
-fi
-# Maven leaves an unchanged class path file alone; bench/ycsb/ycsb would then take the sources as
-# newer than the build and rebuild before every phase.
-touch bench/ycsb/target/ycsb.classpath
+# shellcheck source=bin/rlsm-env.sh
+source bin/rlsm-env.sh
+# bin/hbase-start and bin/create-table run on these classes.
+rlsm_module_classpath hbase-rlsm-tools
+rlsm_module_classpath bench/ycsb
+YCSB_CP="$CP"
 
 if [ "$REPORT_ONLY" -eq 1 ]; then
   [ -f "$RESULTS/params.properties" ] || die "no results of a run named $NAME in $WORK"
@@ -125,7 +125,7 @@ fi
 
 # ulfs takes part when its JNI library was built and a device image can be made and mounted here.
 ulfs_usable() {
-  local native="$REPO/hbase-rlsm/target/native" img="$WORK/ulfs-probe.img"
+  local native="$RLSM_NATIVE_DIR" img="$WORK/ulfs-probe.img"
   [ -f "$native/libulfsjni.so" ] && [ -x "$native/ulfs-mkfs" ] || return 1
   rm -f "$img"
   "$native/ulfs-mkfs" "$img" 67108864 > /dev/null 2>&1 \
@@ -274,19 +274,20 @@ list_local_files() {
   } | sort -u
 }
 
-# The same listing for ulfs, read through Hadoop's FsShell once the server has unmounted it.
+# The same listing for ulfs, read through Hadoop's FsShell once the server has unmounted it. A
+# fresh shell sources bin/rlsm-env.sh for that data directory on ulfs (the system properties name
+# the device image). FsShell needs a core-site.xml on the class path (write_conf puts an empty one
+# there) and the device image's settings from hbase-site.xml.
+# A failed listing leaves the output empty (the caller reports it).
 list_ulfs_files() {
-  (
-    export RLSM_HOME_DATA="$1" RLSM_FS=ulfs
-    # shellcheck source=bin/rlsm-env.sh
-    source bin/rlsm-env.sh
-    rlsm_classpath
-    # FsShell needs a core-site.xml on the class path (write_conf puts an empty one there) and
-    # the device image's settings from hbase-site.xml.
-    rlsm_java_tool org.apache.hadoop.fs.FsShell -conf "$RLSM_CONF_DIR/hbase-site.xml" \
+  {
+    # shellcheck disable=SC2016 # $@ is expanded by the inner shell, on purpose
+    RLSM_HOME_DATA="$1" RLSM_FS=ulfs bash -c \
+      'source bin/rlsm-env.sh && rlsm_classpath && rlsm_java_tool "$@"' list_ulfs_files \
+      org.apache.hadoop.fs.FsShell -conf "$RLSM_CONF_DIR/hbase-site.xml" \
       -ls -R "ulfs:///hbase/data/default/$TABLE" "ulfs:///hbase/archive/data/default/$TABLE" \
       2> "$RESULTS/rlsm-ulfs/fsshell.err" || true
-  ) | awk -v fam="/$FAMILY/" '$1 ~ /^-/ && index($8, fam) {
+  } | awk -v fam="/$FAMILY/" '$1 ~ /^-/ && index($8, fam) {
         p = $8; sub(/.*\/data\/default\/[^\/]+\//, "", p); print $5 "\t" p }' | sort -u
 }
 

@@ -65,6 +65,10 @@ int ulfs_dev_mem_fail_writes(ulfs_dev *dev, int err);
 uint64_t ulfs_dev_write_count(const ulfs_dev *dev);
 
 /* ---- fault device (tests only; docs/kill-loop.md) ---------------------------------------- */
+/* Declared only for code that links the ulfs_fault library (CMake option ULFS_FAULT_DEVICE:
+ * the C tests of power loss and I/O errors, libulfsjni-fault.so), which defines
+ * ULFS_FAULT_DEVICE; libulfsjni.so, the library the server loads, does not contain it. */
+#ifdef ULFS_FAULT_DEVICE
 
 /* Wraps `inner` (any backend) in a fault-injecting device and takes ownership of it: closing the
  * wrapper closes `inner`. Until configured it passes everything through. `seed` drives every
@@ -114,6 +118,7 @@ typedef struct ulfs_fault_stats {
   uint64_t blocks_torn;      /* volatile blocks a crash wrote only some sectors of */
 } ulfs_fault_stats;
 int ulfs_dev_fault_get_stats(const ulfs_dev *dev, ulfs_fault_stats *st);
+#endif /* ULFS_FAULT_DEVICE */
 
 /* Creates (or grows) an image file of `bytes` bytes; sparse where the file system allows. */
 int ulfs_image_create(const char *path, uint64_t bytes);

@@ -1,5 +1,6 @@
 /* UlfsMount.c -- the bridge between Java and C for org.apache.hadoop.hbase.rlsm.ulfs.UlfsMount:
- * device open/format, mount/unmount and the path-based namespace calls. Thin: argument
+ * device open/format, the fault device (built in only with ULFS_FAULT_DEVICE, i.e. into
+ * libulfsjni-fault.so), mount/unmount and the path-based namespace calls. Thin: argument
  * conversion, one core call, ulfs_jni_throw on a negative result. */
 #include <dirent.h>
 #include <errno.h>
@@ -31,68 +32,115 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeFo
   if (rc) ulfs_jni_throw(env, rc, "format", jpath);
 }
 
+/* Mounting is three calls, so that Java knows which step failed (each maps its errno values
+ * differently, UlfsErrno): open the device, put the fault device in front of it (tests only),
+ * mount the file system on it. A device handle is a ulfs_dev pointer. */
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeOpenDevice
+ * Signature: (Ljava/lang/String;IIJ)J
+ * The memory backend gets a fresh file system of memBytes; path is unused for it.
+ */
+JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeOpenDevice(
+    JNIEnv *env, jclass cls, jstring jpath, jint backend, jint devflags, jlong memBytes) {
+  ulfs_dev *dev = NULL;
+  int rc;
+  if (backend == ULFS_BACKEND_MEMORY) {
+    rc = ulfs_dev_open_memory((uint64_t)memBytes, &dev);
+    if (rc == 0) {
+      rc = ulfs_mkfs(dev, NULL);
+      if (rc) ulfs_dev_close(dev);
+    }
+  } else {
+    char *path = ulfs_jni_utf(env, jpath);
+    if (!path) return 0;
+    rc = ulfs_dev_open(path, (ulfs_backend)backend, devflags, &dev);
+    free(path);
+  }
+  if (rc) {
+    ulfs_jni_throw(env, rc, "open device", jpath);
+    return 0;
+  }
+  return (jlong)(intptr_t)dev;
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeWrapFault
+ * Signature: (JLjava/lang/String;)J
+ * Returns the fault device configured by spec in front of dev, which it then owns. On failure
+ * dev is closed. Without the fault device in this library: -EOPNOTSUPP.
+ */
+JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeWrapFault(
+    JNIEnv *env, jclass cls, jlong jdev, jstring jspec) {
+  ulfs_dev *dev = (ulfs_dev *)(intptr_t)jdev;
+#ifdef ULFS_FAULT_DEVICE
+  char *spec = ulfs_jni_utf(env, jspec);
+  if (!spec) {
+    ulfs_dev_close(dev);
+    return 0;
+  }
+  ulfs_dev *fault = NULL;
+  int rc = ulfs_dev_fault_wrap(dev, 0, &fault);
+  if (rc == 0) {
+    dev = fault; /* owns the backend now */
+    rc = ulfs_dev_fault_configure(fault, spec);
+  }
+  free(spec);
+  if (rc) {
+    ulfs_dev_close(dev);
+    ulfs_jni_throw(env, rc, "fault device", jspec);
+    return 0;
+  }
+  return (jlong)(intptr_t)fault;
+#else
+  ulfs_dev_close(dev);
+  ulfs_jni_throw(env, -EOPNOTSUPP, "fault device: not built into this library", jspec);
+  return 0;
+#endif
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeCloseDevice
+ * Signature: (J)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCloseDevice(
+    JNIEnv *env, jclass cls, jlong jdev) {
+  ulfs_dev_close((ulfs_dev *)(intptr_t)jdev);
+}
+
 /*
  * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
  * Method:    nativeMount
- * Signature: (Ljava/lang/String;IIJJILjava/lang/String;Ljava/lang/String;Ljava/lang/String;)J
+ * Signature: (JLjava/lang/String;JILjava/lang/String;Ljava/lang/String;)J
+ * Mounts the file system on an open device; the returned handle owns the device. On failure
+ * the device stays open (the caller closes it). jdevice only names the device in messages.
  */
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeMount(
-    JNIEnv *env, jclass cls, jstring jpath, jint backend, jint devflags, jlong memBytes,
-    jlong cacheBytes, jint flushMs, jstring jpolicy, jstring jtrace, jstring jfault) {
+    JNIEnv *env, jclass cls, jlong jdev, jstring jdevice, jlong cacheBytes, jint flushMs,
+    jstring jpolicy, jstring jtrace) {
+  char *policy = ulfs_jni_utf(env, jpolicy);
+  char *trace = policy && jtrace ? ulfs_jni_utf(env, jtrace) : NULL;
+  if (!policy || (jtrace && !trace)) {
+    free(policy);
+    return 0; /* ulfs_jni_utf threw */
+  }
   ulfs_jni_mount *m = calloc(1, sizeof *m);
-  if (!m) {
-    ulfs_jni_throw(env, -ENOMEM, "mount", jpath);
-    return 0;
-  }
-  int rc;
-  if (backend == ULFS_BACKEND_MEMORY) {
-    rc = ulfs_dev_open_memory((uint64_t)memBytes, &m->dev);
-    if (rc == 0) rc = ulfs_mkfs(m->dev, NULL);
-  } else {
-    char *path = ulfs_jni_utf(env, jpath);
-    if (!path) {
-      free(m);
-      return 0;
-    }
-    rc = ulfs_dev_open(path, (ulfs_backend)backend, devflags, &m->dev);
-    free(path);
-  }
-  if (rc == 0 && jfault) { /* test only: the fault device in front of the backend */
-    char *spec = ulfs_jni_utf(env, jfault);
-    ulfs_dev *fault = NULL;
-    rc = spec ? ulfs_dev_fault_wrap(m->dev, 0, &fault) : -ENOMEM;
-    if (rc == 0) {
-      m->dev = fault; /* owns the backend now */
-      rc = ulfs_dev_fault_configure(fault, spec);
-    }
-    free(spec);
-    if (rc) {
-      ulfs_dev_close(m->dev);
-      free(m);
-      ulfs_jni_throw(env, rc, "fault spec", jfault);
-      return 0;
-    }
-  }
-  if (rc == 0) {
-    char *policy = ulfs_jni_utf(env, jpolicy);
-    char *trace = jtrace ? ulfs_jni_utf(env, jtrace) : NULL;
-    if (!policy || (jtrace && !trace)) {
-      free(policy);
-      ulfs_dev_close(m->dev);
-      free(m);
-      return 0; /* ulfs_jni_utf threw */
-    }
+  int rc = -ENOMEM;
+  if (m) {
+    m->dev = (ulfs_dev *)(intptr_t)jdev;
     ulfs_mount_opts o = {.cache_bytes = (uint64_t)cacheBytes,
                          .flush_interval_ms = (uint32_t)flushMs, .cache_policy = policy,
                          .trace_path = trace};
     rc = ulfs_mount(m->dev, &o, &m->fs);
-    free(policy);
-    free(trace);
   }
+  free(policy);
+  free(trace);
   if (rc) {
-    if (m->dev) ulfs_dev_close(m->dev);
     free(m);
-    ulfs_jni_throw(env, rc, "mount", jpath);
+    ulfs_jni_throw(env, rc, "mount", jdevice);
     return 0;
   }
   return (jlong)(intptr_t)m;

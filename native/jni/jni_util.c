@@ -1,6 +1,7 @@
-/* jni_util.c -- bridge helpers shared by UlfsMount.c and UlfsFile.c: exception mapping (the
- * single place native error codes become Java exceptions), string and buffer access. The
- * exception class and constructor are looked up once in JNI_OnLoad and kept as a global ref. */
+/* jni_util.c -- bridge helpers shared by UlfsMount.c and UlfsFile.c: throwing UlfsException
+ * (every native error crosses as that, with its errno; Java's UlfsErrno maps errno values to
+ * Hadoop's exception types), string and buffer access. The exception class and constructor
+ * are looked up once in JNI_OnLoad and kept as a global ref. */
 #include "jni_util.h"
 
 #include <stdio.h>

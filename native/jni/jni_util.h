@@ -1,5 +1,6 @@
 /* jni_util.h -- shared by the JNI bridge files: the mount handle behind a Java long, and the one
- * place where negative errno codes become Java exceptions (UlfsException). */
+ * way a native error reaches Java: UlfsException(errno, message). Which Java exception a caller
+ * finally sees is decided in Java, in one place (UlfsErrno; docs/ulfs.md "Errors"). */
 #ifndef ULFS_JNI_UTIL_H
 #define ULFS_JNI_UTIL_H
 #include <jni.h>

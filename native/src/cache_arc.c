@@ -1,5 +1,5 @@
-/* cache_arc.c -- Adaptive Replacement Cache (Megiddo & Modha, FAST 2003) and LSM-ARC, the
- * seed's ARC adapted to LSM stores (docs/ulfs.md "Page cache policies").
+/* cache_arc.c -- Adaptive Replacement Cache (Megiddo & Modha, FAST 2003) and LSM-ARC, ARC
+ * adapted to LSM stores (docs/ulfs.md "Page cache policies").
  *
  * arc: resident pages on T1 (seen once recently) and T2 (seen at least twice); ghost lists B1
  * and B2 remember the identities of pages evicted from T1 and T2. A miss that finds its page in
@@ -8,7 +8,7 @@
  * frames: |T1|+|T2| <= c, |T1|+|B1| <= c (restored at the next miss), |B1|+|B2| <= c (the
  * ghost pool), 0 <= p <= c.
  *
- * lsm-arc adds the seed's four rules:
+ * lsm-arc adds four rules (docs/ulfs.md "Page cache policies"):
  *  a. compaction-input accesses never move a page: pages they bring in go to T1 (flag
  *     PG_COMPACT_IN) and leave no ghost, their ghost hits do not adapt p, and pages cached
  *     before the compaction keep their place; the prefetcher's pages are such pages too;

@@ -1,8 +1,9 @@
 /* cache_lru.c -- two policies built on LRU lists:
  *  lru:       one list, most recent at the head; the victim walk starts at the tail;
- *  lru-level: one LRU list per LSM level (the seed's LRULevel), victims taken from the deepest
- *             level first (Level-1 before Level-0); pages of files without a level (WAL,
- *             manifest, other) form the last list and are taken before any level.
+ *  lru-level: one LRU list per LSM level (LRULevel, docs/ulfs.md "Page cache policies"),
+ *             victims taken from the deepest level first (Level-1 before Level-0); pages of
+ *             files without a level (WAL, manifest, other) form the last list and are taken
+ *             before any level.
  * The list of a page is fixed when it is inserted (page.list). */
 #include <stdlib.h>
 

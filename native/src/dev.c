@@ -71,7 +71,7 @@ int ulfs_image_create(const char *path, uint64_t bytes) {
 typedef struct mem_dev {
   ulfs_dev dev;
   uint8_t *img;
-  pthread_mutex_t mu;
+  pthread_mutex_t mu;   /* guards the image's contents and the fields below */
   int64_t freeze_left; /* < 0: not frozen */
   int fail_err;
 } mem_dev;

@@ -42,7 +42,7 @@ typedef struct fault_rule {
 typedef struct fault_dev {
   ulfs_dev dev;
   ulfs_dev *inner;
-  pthread_mutex_t mu;
+  pthread_mutex_t mu; /* guards every field below */
   uint64_t rng;
   int volatile_on;
   vwrite *v;
@@ -129,7 +129,8 @@ static int write_sectors(fault_dev *f, const uint8_t *blk, uint64_t off, unsigne
   return rc;
 }
 
-/* Power loss: materialises the volatile writes as `mode` says, then switches the power off. */
+/* Power loss: materialises the volatile writes as `mode` says, then switches the power off.
+ * REQUIRES: f->mu held. */
 static int crash_locked(fault_dev *f, ulfs_crash_mode mode) {
   int rc = 0;
   if (mode == ULFS_CRASH_DROP) {

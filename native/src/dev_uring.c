@@ -1,9 +1,10 @@
 /* dev_uring.c -- io_uring backend through liburing.
  *
  * One ring per (device, thread): a thread's ring is created on its first I/O and kept in a
- * per-device list, so threads never share a submission queue and need no lock to submit (the
- * seed's per-thread queue design). The page-cache arena is registered as fixed buffer 0 with
- * every ring, so page I/O uses READ_FIXED/WRITE_FIXED; other buffers use plain READ/WRITE.
+ * per-device list, so threads never share a submission queue and need no lock to submit
+ * (per-thread device queues, docs/ulfs.md "Device backends"). The page-cache arena is
+ * registered as fixed buffer 0 with every ring, so page I/O uses READ_FIXED/WRITE_FIXED; other
+ * buffers use plain READ/WRITE.
  * SQPOLL is requested when configured; when the kernel refuses it the ring is created without.
  * When no ring can be created at open, the device falls back to the POSIX backend with a
  * warning. */

@@ -831,6 +831,8 @@ int ulfs_unmount(ulfs *fs) {
 
 /* ================================ namespace API ======================================== */
 
+/* Runs expr under fs->lock: each public call below is LOCKED(fs, <name>_locked(...)), and a
+ * *_locked function assumes the lock is held (REQUIRES) and never takes it. */
 #define LOCKED(fs, expr)                \
   ({                                    \
     pthread_mutex_lock(&(fs)->lock);    \
@@ -856,6 +858,7 @@ static int alloc_fd(ulfs *fs, inode_m *ip, int flags) {
   return alloc_fd(fs, ip, flags);
 }
 
+/* REQUIRES: fs->lock held. */
 static int open_locked(ulfs *fs, const char *path, int flags, mode_t mode) {
   inode_m *parent, *ip;
   const char *name;
@@ -892,6 +895,7 @@ int ulfs_open(ulfs *fs, const char *path, int flags, mode_t mode) {
   return LOCKED(fs, open_locked(fs, path, flags, mode));
 }
 
+/* REQUIRES: fs->lock held. */
 static int close_locked(ulfs *fs, int fd) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -907,6 +911,7 @@ static int close_locked(ulfs *fs, int fd) {
 
 int ulfs_close(ulfs *fs, int fd) { return LOCKED(fs, close_locked(fs, fd)); }
 
+/* REQUIRES: fs->lock held. */
 static ssize_t rw_locked(ulfs *fs, int fd, void *buf, size_t len, int64_t off, bool wr,
                          int role) {
   fdesc *f = getfd(fs, fd);
@@ -943,6 +948,7 @@ ssize_t ulfs_pwrite(ulfs *fs, int fd, const void *buf, size_t len, uint64_t off)
   return LOCKED(fs, rw_locked(fs, fd, (void *)buf, len, (int64_t)off, true, -1));
 }
 
+/* REQUIRES: fs->lock held. */
 static int64_t lseek_locked(ulfs *fs, int fd, int64_t off, int whence) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -958,6 +964,7 @@ int64_t ulfs_lseek(ulfs *fs, int fd, int64_t off, int whence) {
   return LOCKED(fs, lseek_locked(fs, fd, off, whence));
 }
 
+/* REQUIRES: fs->lock held. */
 static int fsync_locked(ulfs *fs, int fd) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -969,6 +976,7 @@ int ulfs_fsync(ulfs *fs, int fd) { return LOCKED(fs, fsync_locked(fs, fd)); }
  * difference to fsync would only be timestamps, which are committed alongside anyway. */
 int ulfs_fdatasync(ulfs *fs, int fd) { return ulfs_fsync(fs, fd); }
 
+/* REQUIRES: fs->lock held. */
 static int ftruncate_locked(ulfs *fs, int fd, uint64_t size) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -980,6 +988,7 @@ int ulfs_ftruncate(ulfs *fs, int fd, uint64_t size) {
   return LOCKED(fs, ftruncate_locked(fs, fd, size));
 }
 
+/* REQUIRES: fs->lock held. */
 static int truncate_locked(ulfs *fs, const char *path, uint64_t size) {
   inode_m *ip;
   int rc = walk(fs, path, false, &ip, NULL, NULL);
@@ -990,6 +999,7 @@ int ulfs_truncate(ulfs *fs, const char *path, uint64_t size) {
   return LOCKED(fs, truncate_locked(fs, path, size));
 }
 
+/* REQUIRES: fs->lock held. */
 static int fallocate_locked(ulfs *fs, int fd, int mode, uint64_t off, uint64_t len) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -1051,6 +1061,7 @@ static void drop_clean(ulfs *fs, inode_m *ip, uint64_t first, uint64_t last) {
   }
 }
 
+/* REQUIRES: fs->lock held. */
 static int fadvise_locked(ulfs *fs, int fd, uint64_t off, uint64_t len, int advice) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -1091,6 +1102,7 @@ static void fill_stat(const inode_m *ip, ulfs_stat *st) {
   st->ctime_ns = ip->ctime_ns;
 }
 
+/* REQUIRES: fs->lock held. */
 static int stat_locked(ulfs *fs, const char *path, ulfs_stat *st) {
   inode_m *ip;
   int rc = walk(fs, path, false, &ip, NULL, NULL);
@@ -1102,6 +1114,7 @@ int ulfs_stat_path(ulfs *fs, const char *path, ulfs_stat *st) {
   return LOCKED(fs, stat_locked(fs, path, st));
 }
 
+/* REQUIRES: fs->lock held. */
 static int fstat_locked(ulfs *fs, int fd, ulfs_stat *st) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -1111,6 +1124,7 @@ static int fstat_locked(ulfs *fs, int fd, ulfs_stat *st) {
 
 int ulfs_fstat(ulfs *fs, int fd, ulfs_stat *st) { return LOCKED(fs, fstat_locked(fs, fd, st)); }
 
+/* REQUIRES: fs->lock held. */
 static int access_locked(ulfs *fs, const char *path, int mode) {
   inode_m *ip;
   int rc = walk(fs, path, false, &ip, NULL, NULL);
@@ -1125,6 +1139,7 @@ int ulfs_access(ulfs *fs, const char *path, int mode) {
   return LOCKED(fs, access_locked(fs, path, mode));
 }
 
+/* REQUIRES: fs->lock held. */
 static int mkdir_locked(ulfs *fs, const char *path, mode_t mode) {
   inode_m *parent, *ip;
   const char *name;
@@ -1148,6 +1163,7 @@ int ulfs_mkdir(ulfs *fs, const char *path, mode_t mode) {
   return LOCKED(fs, mkdir_locked(fs, path, mode));
 }
 
+/* REQUIRES: fs->lock held. */
 static int remove_locked(ulfs *fs, const char *path, bool dir) {
   inode_m *parent, *ip;
   const char *name;
@@ -1182,6 +1198,7 @@ static int remove_locked(ulfs *fs, const char *path, bool dir) {
 int ulfs_unlink(ulfs *fs, const char *path) { return LOCKED(fs, remove_locked(fs, path, false)); }
 int ulfs_rmdir(ulfs *fs, const char *path) { return LOCKED(fs, remove_locked(fs, path, true)); }
 
+/* REQUIRES: fs->lock held. */
 static int rename_locked(ulfs *fs, const char *from, const char *to) {
   inode_m *fp, *fip, *tp, *tip;
   const char *fname, *tname;
@@ -1238,6 +1255,7 @@ int ulfs_rename(ulfs *fs, const char *from, const char *to) {
   return LOCKED(fs, rename_locked(fs, from, to));
 }
 
+/* REQUIRES: fs->lock held. */
 static int getdents_locked(ulfs *fs, const char *path, uint64_t *cookie, void *buf, size_t len) {
   inode_m *ip;
   int rc = walk(fs, path, false, &ip, NULL, NULL);
@@ -1266,6 +1284,7 @@ int ulfs_getdents(ulfs *fs, const char *path, uint64_t *cookie, void *buf, size_
   return LOCKED(fs, getdents_locked(fs, path, cookie, buf, len));
 }
 
+/* REQUIRES: fs->lock held. */
 static int statfs_locked(ulfs *fs, ulfs_statfs *st) {
   st->block_size = BS;
   st->blocks = fs->sb.total_blocks - fs->sb.data_start;
@@ -1277,6 +1296,7 @@ static int statfs_locked(ulfs *fs, ulfs_statfs *st) {
 
 int ulfs_statfs_get(ulfs *fs, ulfs_statfs *st) { return LOCKED(fs, statfs_locked(fs, st)); }
 
+/* REQUIRES: fs->lock held. */
 static int counters_locked(ulfs *fs, ulfs_counters *c) {
   ulfs_dev *d = fs->dev;
   c->dev_reads = atomic_load(&d->reads);
@@ -1302,7 +1322,7 @@ void ulfs_get_counters(ulfs *fs, ulfs_counters *c) { (void)LOCKED(fs, counters_l
 
 /* ================================ cache hints and counters ============================= */
 
-/* commit: only turn a TMP file into OTHER (ulfs_hint_commit). */
+/* commit: only turn a TMP file into OTHER (ulfs_hint_commit). REQUIRES: fs->lock held. */
 static int hint_path_locked(ulfs *fs, const char *path, int kind, int level, bool commit) {
   if (kind < 0 || kind >= ULFS_KIND_COUNT || level < 0 || level > (int)ULFS_LEVEL_NONE)
     return -EINVAL;
@@ -1324,6 +1344,7 @@ int ulfs_hint_path(ulfs *fs, const char *path, int kind, int level) {
   return LOCKED(fs, hint_path_locked(fs, path, kind, level, false));
 }
 
+/* REQUIRES: fs->lock held. */
 static int drop_cache_locked(ulfs *fs, const char *path) {
   inode_m *ip;
   int rc = walk(fs, path, false, &ip, NULL, NULL);
@@ -1339,6 +1360,7 @@ int ulfs_hint_commit(ulfs *fs, const char *path) {
   return LOCKED(fs, hint_path_locked(fs, path, ULFS_KIND_OTHER, (int)ULFS_LEVEL_NONE, true));
 }
 
+/* REQUIRES: fs->lock held. */
 static int hint_fd_locked(ulfs *fs, int fd, int role) {
   fdesc *f = getfd(fs, fd);
   if (!f) return -EBADF;
@@ -1350,6 +1372,7 @@ static int hint_fd_locked(ulfs *fs, int fd, int role) {
 
 int ulfs_hint_fd(ulfs *fs, int fd, int role) { return LOCKED(fs, hint_fd_locked(fs, fd, role)); }
 
+/* REQUIRES: fs->lock held. */
 static int cache_stats_locked(ulfs *fs, ulfs_cache_stats *st) {
   *st = fs->cache.st;
   memset(st->list_pages, 0, sizeof st->list_pages);

@@ -1,5 +1,11 @@
 /*
  * internal.h -- shared declarations of the ulfs core. Never included by users of the library.
+ *
+ * Locking: a mounted file system has one lock, ulfs.lock (struct ulfs below). The in-memory
+ * structures, the page cache and its policies, the journal and allocation functions declared
+ * here take no lock of their own: on a mount they run only with ulfs.lock held (mkfs, fsck and
+ * the simulator use them before or without a mount, single-threaded). Devices lock for
+ * themselves (struct ulfs_dev and the backends).
  */
 #ifndef ULFS_INTERNAL_H
 #define ULFS_INTERNAL_H
@@ -40,6 +46,7 @@ struct ulfs_dev {
   ulfs_backend backend;
   uint64_t size;
   int direct;
+  /* I/O counters: any thread updates them without a lock (ulfs_dev_read and friends) */
   _Atomic uint64_t reads, writes, flushes, read_bytes, write_bytes;
 };
 
@@ -175,11 +182,11 @@ typedef struct cache_acc {
   bool prefetch;             /* the access is the prefetcher's, not a demand access */
 } cache_acc;
 
-/* The replacement policy interface: the cache calls these with the cache lock held, each in O(1)
- * (victim_next is O(1) per step). A policy keeps every resident page it was told about until
- * on_remove. Order of calls for a miss: on_miss (the policy may adapt itself and trim its
- * history), then victim_next walks while a frame is needed, on_remove(evicted=true) for the
- * victim, then on_insert for the new page. */
+/* The replacement policy interface: the cache calls these with the mount's lock (ulfs.lock)
+ * held, each in O(1) (victim_next is O(1) per step). A policy keeps every resident page it was
+ * told about until on_remove. Order of calls for a miss: on_miss (the policy may adapt itself
+ * and trim its history), then victim_next walks while a frame is needed, on_remove(evicted=true)
+ * for the victim, then on_insert for the new page. */
 typedef struct cache_policy_ops {
   const char *name;
   /* names of the lists counted in ulfs_cache_stats.evictions, NULL-terminated */
@@ -219,8 +226,8 @@ typedef struct cache {
   const cache_policy_ops *pol;
   void *polstate;
   size_t resident, dirty;
-  ulfs_cache_stats st; /* counters; reads and updates under the cache's lock */
-} cache;
+  ulfs_cache_stats st; /* counters */
+} cache; /* no lock of its own: a mount's cache is guarded by ulfs.lock, as is every call here */
 
 /* with_data false: frames have no data buffer (trace simulation). */
 int cache_init(cache *c, size_t npages, const char *policy, bool with_data);
@@ -275,9 +282,12 @@ typedef struct txn {
 } txn;
 
 struct ulfs {
+  /* One lock per mount: every API call, the flusher and the prefetcher hold it while they touch
+   * the mount, including the device I/O they issue (docs/ulfs.md "Concurrency"). It guards
+   * every field below; dev is set at mount and never changes. */
+  pthread_mutex_t lock;
   ulfs_dev *dev;
   superblock sb;
-  pthread_mutex_t lock; /* protects everything below; see docs/ulfs.md "Concurrency" */
   uint8_t *balloc;      /* block bitmap as allocated in memory */
   uint8_t *bdisk;       /* block bitmap as persisted (what the next commit writes) */
   uint8_t *ialloc, *idisk;

@@ -12,7 +12,7 @@
 #define TRACE_VERSION 1u
 #define TRACE_RECORD 24u
 
-struct trace {
+struct trace { /* a mount's trace: used only under the mount's lock (ulfs.lock) */
   FILE *f;
   bool failed;
 };

@@ -1,9 +1,11 @@
 /* t.h -- the minimal test harness shared by the ulfs C tests: CHECK macros that report file,
- * line and the failing expression, plus helpers to format, mount and snapshot trees. */
+ * line and the failing expression, helpers to format, mount and snapshot trees, and
+ * t_run_workers, the one way the tests run threads. */
 #ifndef ULFS_TEST_H
 #define ULFS_TEST_H
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +62,13 @@ static inline void t_fsck_clean(ulfs_dev *dev) {
   }
 }
 
+/* The end of a test's device: unmounts fs, checks that fsck finds the device clean, closes it. */
+static inline void t_unmount_fsck_close(ulfs *fs, ulfs_dev *dev) {
+  OK(ulfs_unmount(fs));
+  t_fsck_clean(dev);
+  ulfs_dev_close(dev);
+}
+
 /* Deterministic content for (seed, offset). */
 static inline uint8_t t_byte(uint32_t seed, uint64_t off) {
   uint64_t x = (off + 1) * 0x9E3779B97F4A7C15ull ^ seed * 0xBF58476D1CE4E5B9ull;
@@ -102,6 +111,48 @@ static inline int t_file_matches(ulfs *fs, const char *path, uint32_t seed, uint
   }
   ulfs_close(fs, fd);
   return ok;
+}
+
+/* Rewrites `path` `rounds` times with len bytes of content seed, seed+1, ..., each fsync'ed and
+ * read back: the work of the tests' concurrent writers. */
+static inline void t_rewrite_rounds(ulfs *fs, const char *path, uint32_t seed, uint64_t len,
+                                    int rounds) {
+  for (int round = 0; round < rounds; round++) {
+    t_write_file(fs, path, seed + (uint32_t)round, len, 1);
+    CHECK(t_file_matches(fs, path, seed + (uint32_t)round, len));
+  }
+}
+
+/* One thread of t_run_workers. */
+typedef struct t_worker {
+  pthread_t thread;
+  int id;
+  void (*fn)(int id, void *arg);
+  void *arg;
+  pthread_barrier_t *start;
+} t_worker;
+
+static void *t_worker_main(void *p) {
+  t_worker *w = p;
+  pthread_barrier_wait(w->start); /* all start together, so their calls interleave */
+  w->fn(w->id, w->arg);
+  return NULL;
+}
+
+/* Runs fn(id, arg) for id = 0..n-1, each in its own thread, started together behind a
+ * barrier, and returns when all have returned. A failing CHECK in fn ends the process. */
+static inline void t_run_workers(int n, void (*fn)(int id, void *arg), void *arg) {
+  t_worker *w = calloc((size_t)n, sizeof *w);
+  pthread_barrier_t start;
+  CHECK(w != NULL);
+  CHECK(pthread_barrier_init(&start, NULL, (unsigned)n) == 0);
+  for (int i = 0; i < n; i++) {
+    w[i] = (t_worker){.id = i, .fn = fn, .arg = arg, .start = &start};
+    CHECK(pthread_create(&w[i].thread, NULL, t_worker_main, &w[i]) == 0);
+  }
+  for (int i = 0; i < n; i++) CHECK(pthread_join(w[i].thread, NULL) == 0);
+  pthread_barrier_destroy(&start);
+  free(w);
 }
 
 /* Appends a canonical description of the tree under `path` (sorted names, types, sizes and a

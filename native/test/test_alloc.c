@@ -15,9 +15,7 @@ static void sequential_is_contiguous(void) {
   CHECK(ip != NULL);
   CHECK(ip->next == 1); /* one extent for a file written front to back */
   CHECK(st.blocks == (8u << 20) / 4096);
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 static void fragmented_uses_overflow_blocks(void) {
@@ -54,9 +52,7 @@ static void fragmented_uses_overflow_blocks(void) {
   OK(ulfs_stat_path(fs, "/a", &st));
   ip = iget(fs, st.ino, &err);
   CHECK(ip->next == 5 && ip->nchain == 0);
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 static void free_space_accounting(void) {
@@ -77,9 +73,7 @@ static void free_space_accounting(void) {
   fs = t_mount(dev, 1u << 20);
   OK(ulfs_statfs_get(fs, &s2));
   CHECK(s2.blocks_free == s0.blocks_free);
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 static void enospc(void) {
@@ -101,9 +95,7 @@ static void enospc(void) {
   OK(ulfs_ftruncate(fs, fd, 1u << 20));
   OK(ulfs_fsync(fs, fd));
   OK(ulfs_close(fs, fd));
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 
   ulfs_mkfs_opts mo = {.inode_count = 1024, .journal_blocks = 0};
   dev = t_memdev(8u << 20, &mo);
@@ -119,9 +111,7 @@ static void enospc(void) {
   }
   CHECK_RC(rc, -ENOSPC);
   CHECK(made == 1023); /* every inode but the root */
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 int main(void) {

@@ -2,7 +2,6 @@
  * test data directory (argv[1]), and on /dev/shm (tmpfs refuses O_DIRECT: buffered fallback):
  * format, write, fsync, a second open refused while mounted, remount on another backend, read
  * back, fsck. */
-#include <pthread.h>
 
 #include "t.h"
 
@@ -34,24 +33,14 @@ static void round_trip(const char *img, ulfs_backend b, int flags, int expect_di
   OK(ulfs_dev_open(img, other, 0, &dev));
   fs = t_mount(dev, 256u << 10);
   CHECK(t_file_matches(fs, "/d/f", 42, 3u << 20));
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
   unlink(img);
 }
 
-struct worker { ulfs *fs; int id; };
-
-static void *worker_main(void *arg) {
-  struct worker *w = arg;
+static void rewrite_own_file(int id, void *fs) {
   char p[32];
-  snprintf(p, sizeof p, "/w%d", w->id);
-  for (int round = 0; round < 3; round++) {
-    uint32_t seed = (uint32_t)(w->id * 10 + round);
-    t_write_file(w->fs, p, seed, 1u << 20, 1);
-    CHECK(t_file_matches(w->fs, p, seed, 1u << 20));
-  }
-  return NULL;
+  snprintf(p, sizeof p, "/w%d", id);
+  t_rewrite_rounds(fs, p, (uint32_t)id * 10, 1u << 20, 3);
 }
 
 /* Several threads through io_uring: each gets its own ring (and the flusher thread another). */
@@ -64,16 +53,8 @@ static void uring_threads(const char *img) {
   ulfs_mount_opts o = {.cache_bytes = 1u << 20, .flush_interval_ms = 5, .cache_policy = NULL};
   ulfs *fs;
   OK(ulfs_mount(dev, &o, &fs));
-  pthread_t th[4];
-  struct worker w[4];
-  for (int i = 0; i < 4; i++) {
-    w[i] = (struct worker){fs, i};
-    CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
-  }
-  for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_run_workers(4, rewrite_own_file, fs);
+  t_unmount_fsck_close(fs, dev);
   unlink(img);
 }
 

@@ -4,8 +4,6 @@
  * page holds the last version its writer wrote, read back during the run and after a remount)
  * and consistent counters (hits + misses per kind and per level add up to the totals, evictions
  * per list to the total, prefetch used <= issued, resident pages within the cache). */
-#include <pthread.h>
-
 #include "t.h"
 
 #define THREADS 8
@@ -20,8 +18,6 @@ typedef struct worker {
   int failed;
 } worker;
 
-static pthread_barrier_t start; /* all workers start together, so their accesses interleave */
-
 static void page_image(uint8_t *buf, int id, int page, uint32_t version) {
   for (int i = 0; i < 4096; i += 4) {
     uint32_t v = (uint32_t)id * 0x01000193u ^ (uint32_t)page * 0x9E3779B1u ^ version ^ (uint32_t)i;
@@ -29,15 +25,15 @@ static void page_image(uint8_t *buf, int id, int page, uint32_t version) {
   }
 }
 
-static void *work(void *arg) {
-  worker *w = arg;
+/* Worker id of t_run_workers; workers is the array of every worker's state. */
+static void work(int id, void *workers) {
+  worker *w = (worker *)workers + id;
   char path[32];
   snprintf(path, sizeof path, "/f%d", w->id);
-  pthread_barrier_wait(&start);
   int fd = ulfs_open(w->fs, path, O_RDWR | O_CREAT, 0644);
   if (fd < 0) {
     w->failed = 1;
-    return NULL;
+    return;
   }
   /* a mix of kinds and roles: WAL files, Level-0 and Level-1 files read as compaction inputs */
   int kind = w->id % 3 == 0 ? ULFS_KIND_WAL : w->id % 3 == 1 ? ULFS_KIND_L0 : ULFS_KIND_L1_SEGMENT;
@@ -67,7 +63,6 @@ static void *work(void *arg) {
     w->accesses++;
   }
   if (ulfs_close(w->fs, fd) != 0) w->failed = 1;
-  return NULL;
 }
 
 static uint64_t sum(const uint64_t *v, size_t n) {
@@ -84,22 +79,18 @@ static void run(const char *policy) {
   OK(ulfs_mount(dev, &o, &fs));
   CHECK(strcmp(ulfs_cache_policy(fs), policy) == 0);
   static worker w[THREADS];
-  pthread_t th[THREADS];
-  CHECK(pthread_barrier_init(&start, NULL, THREADS) == 0);
   for (int i = 0; i < THREADS; i++) {
     memset(&w[i], 0, sizeof w[i]);
     w[i].fs = fs;
     w[i].id = i;
-    CHECK(pthread_create(&th[i], NULL, work, &w[i]) == 0);
   }
+  t_run_workers(THREADS, work, w);
   uint64_t accesses = 0;
   for (int i = 0; i < THREADS; i++) {
-    pthread_join(th[i], NULL);
     if (w[i].failed) fprintf(stderr, "%s: worker %d failed (%d)\n", policy, i, w[i].failed);
     CHECK(w[i].failed == 0);
     accesses += w[i].accesses;
   }
-  pthread_barrier_destroy(&start);
   ulfs_counters c;
   ulfs_cache_stats st;
   ulfs_get_counters(fs, &c);
@@ -138,9 +129,7 @@ static void run(const char *policy) {
     }
     OK(ulfs_close(fs, fd));
   }
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 int main(void) {

@@ -6,7 +6,7 @@
  *  - arc: scan resistance (a hot set seen twice survives a long scan that flushes LRU), the
  *    adaptation of p on B1 and B2 ghost hits, and the published case IV (no ghost when T1 is
  *    the whole cache);
- *  - lsm-arc: each of the seed's four rules on its own, each against plain arc on the same
+ *  - lsm-arc: each of its four LSM rules on its own, each against plain arc on the same
  *    trace so that the rule is what makes the difference. */
 #include "internal.h"
 #include "t.h"

@@ -219,9 +219,7 @@ int main(void) {
     t_tree(fs, "/", model_tree[i + 1], TREE_CAP);
   }
   uint64_t total = ulfs_dev_write_count(dev) - base;
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
   printf("crash sweep: %d operations issue %llu device writes\n", NOPS,
          (unsigned long long)total);
 

@@ -2,7 +2,6 @@
  * smaller than the file (evictions and write-back on eviction), truncate and fallocate zeroing,
  * O_APPEND and lseek, fadvise, write-back failures (never marked clean, reported at the next
  * fsync), and concurrent writers/readers. */
-#include <pthread.h>
 
 #include "t.h"
 
@@ -112,9 +111,7 @@ static void sequential_api(void) {
   fd = ulfs_open(fs, "/s", O_RDONLY, 0);
   CHECK_RC(ulfs_write(fs, fd, "x", 1), -EBADF);
   OK(ulfs_close(fs, fd));
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 static void writeback_errors(void) {
@@ -152,23 +149,13 @@ static void writeback_errors(void) {
   CHECK_RC(ulfs_pread(fs, fd, r, sizeof r, 4096), sizeof r);
   CHECK(memcmp(r, b, sizeof r) == 0); /* the retried write-back reached the device */
   OK(ulfs_close(fs, fd));
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
-struct worker { ulfs *fs; int id; };
-
-static void *worker_main(void *arg) {
-  struct worker *w = arg;
+static void rewrite_own_file(int id, void *fs) {
   char p[32];
-  snprintf(p, sizeof p, "/t/%d", w->id);
-  uint64_t len = 300000 + (uint64_t)w->id * 999;
-  for (int round = 0; round < 5; round++) {
-    t_write_file(w->fs, p, (uint32_t)(w->id * 100 + round), len, 1);
-    CHECK(t_file_matches(w->fs, p, (uint32_t)(w->id * 100 + round), len));
-  }
-  return NULL;
+  snprintf(p, sizeof p, "/t/%d", id);
+  t_rewrite_rounds(fs, p, (uint32_t)id * 100, 300000 + (uint64_t)id * 999, 5);
 }
 
 static void concurrent(void) {
@@ -177,16 +164,8 @@ static void concurrent(void) {
   ulfs *fs;
   OK(ulfs_mount(dev, &o, &fs));
   OK(ulfs_mkdir(fs, "/t", 0755));
-  pthread_t th[4];
-  struct worker w[4];
-  for (int i = 0; i < 4; i++) {
-    w[i] = (struct worker){fs, i};
-    CHECK(pthread_create(&th[i], NULL, worker_main, &w[i]) == 0);
-  }
-  for (int i = 0; i < 4; i++) pthread_join(th[i], NULL);
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_run_workers(4, rewrite_own_file, fs);
+  t_unmount_fsck_close(fs, dev);
 }
 
 int main(void) {

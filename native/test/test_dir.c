@@ -80,9 +80,7 @@ int main(void) {
   fs = t_mount(dev, 2u << 20);
   CHECK(t_file_matches(fs, "/empty/c/file2", 9, 5000));
   CHECK(count_entries(fs, "/", 8192) == 2); /* a, empty */
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
   printf("1 passed, 0 failed\n");
   return 0;
 }

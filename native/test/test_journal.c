@@ -88,9 +88,7 @@ static void wrap_and_quarantine(void) {
     snprintf(p, sizeof p, "/keep%d", i % 13);
     CHECK(t_file_matches(fs, p, (uint32_t)i, 4096 * 2 + 17));
   }
-  OK(ulfs_unmount(fs));
-  t_fsck_clean(dev);
-  ulfs_dev_close(dev);
+  t_unmount_fsck_close(fs, dev);
 }
 
 static void orphans_freed_after_crash(void) {

@@ -16,20 +16,16 @@
  * limitations under the License.
  */
 /**
- * Command-line tools behind the {@code bin/} launchers of the standalone deployment: waiting for
- * and reporting on the standalone server ({@link org.apache.hadoop.hbase.rlsm.tool.ServerStatus}),
- * creating tables whose families use RLSM, HBase's default engine or the stripe engine
- * ({@link org.apache.hadoop.hbase.rlsm.tool.CreateTable}), the README quick start
- * ({@link org.apache.hadoop.hbase.rlsm.tool.QuickStart}), and the offline file tools
- * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmVerify} (checks stores with
- * {@link org.apache.hadoop.hbase.rlsm.tool.StoreVerifier}, reporting each
- * {@link org.apache.hadoop.hbase.rlsm.tool.Damage}) and
- * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmDump}, which read files directly and need no
- * server.
+ * The operator tools that belong on a server, behind {@code bin/rlsm-verify} and
+ * {@code bin/rlsm-dump}: {@link org.apache.hadoop.hbase.rlsm.tool.RlsmVerify} checks stores
+ * offline with {@link org.apache.hadoop.hbase.rlsm.tool.StoreVerifier}, reporting each
+ * {@link org.apache.hadoop.hbase.rlsm.tool.Damage}, and
+ * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmDump} prints one file. Both read files directly
+ * through any Hadoop file system and need no running server.
+ * {@link org.apache.hadoop.hbase.rlsm.tool.ToolSupport} (configuration, argument parsing) is
+ * shared with the client tools of the {@code hbase-rlsm-tools} module.
  * <p>
- * The server tools are plain HBase clients: they read {@code hbase-site.xml} from the classpath
- * (the repository's {@code conf/}) and talk to whatever server it names. Nothing here runs inside the
- * RegionServer. Exit codes and output formats are part of the launchers' contract; see
- * {@code docs/operations.md}.
+ * Nothing here runs inside the RegionServer. Exit codes and output formats are part of the
+ * launchers' contract; see {@code docs/operations.md}.
  */
 package org.apache.hadoop.hbase.rlsm.tool;

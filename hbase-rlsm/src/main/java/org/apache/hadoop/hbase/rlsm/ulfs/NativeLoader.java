@@ -13,13 +13,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Loads the ulfs JNI library ({@code libulfsjni.so}) exactly once per class loader.
+ * Loads the ulfs JNI library exactly once per class loader: {@code libulfsjni.so}, or, when the
+ * first mount asks for the fault device (fs.ulfs.fault.*: tests and the kill loop),
+ * {@code libulfsjni-fault.so}, the same bridge with the fault device built in. Only the first
+ * is in the jar; the server never loads the second. Once a library is loaded it stays: a later
+ * mount that asks for the fault device from {@code libulfsjni.so} fails (UlfsErrno).
  *
  * <p>Search order: the file named by {@code -Dulfs.native.lib}; {@code target/native/} next to
- * the directory or jar these classes come from (where the Maven build writes it); the jar
- * resource {@code native/linux-<arch>/libulfsjni.so}, extracted to a temporary file. A failure
- * is remembered and rethrown with the same message on every later call, which says where it
- * looked and how to build the library.
+ * the directory or jar these classes come from (where the Maven build writes both); for
+ * {@code libulfsjni.so} the jar resource {@code native/linux-<arch>/libulfsjni.so}, extracted to
+ * a temporary file. A failure is remembered and rethrown with the same message on every later
+ * call, which says where it looked and how to build the library.
  */
 public final class NativeLoader {
   private static final Logger LOG = LoggerFactory.getLogger(NativeLoader.class);
@@ -27,37 +31,43 @@ public final class NativeLoader {
   /** System property: absolute path of libulfsjni.so, overriding the search. */
   public static final String LIB_PROPERTY = "ulfs.native.lib";
   static final String LIB_FILE = "libulfsjni.so";
+  /** The bridge with the fault device (CMake option ULFS_FAULT_DEVICE); never in the jar. */
+  static final String FAULT_LIB_FILE = "libulfsjni-fault.so";
 
-  private static boolean loaded;
+  private static String loadedFrom; // null until a library is loaded
   private static String failure;
 
   private NativeLoader() {
   }
 
-  /** Loads the library if it is not loaded yet. */
-  public static synchronized void load() throws IOException {
-    if (loaded) {
+  /**
+   * Loads libulfsjni.so, or with faultDevice libulfsjni-fault.so, if no library is loaded yet.
+   */
+  public static synchronized void load(boolean faultDevice) throws IOException {
+    if (loadedFrom != null) {
       return;
     }
     if (failure != null) {
       throw new IOException(failure);
     }
+    String file = faultDevice ? FAULT_LIB_FILE : LIB_FILE;
     List<String> tried = new ArrayList<>();
     String explicit = System.getProperty(LIB_PROPERTY);
     if (explicit != null && !explicit.isEmpty()) {
       tryLoad(new File(explicit), tried);
     } else {
-      for (File candidate : buildOutputCandidates()) {
+      for (File candidate : buildOutputCandidates(file)) {
         if (tryLoad(candidate, tried)) {
           break;
         }
       }
-      if (!loaded) {
+      if (loadedFrom == null && !faultDevice) {
         tryResource(tried);
       }
     }
-    if (!loaded) {
-      failure = "ulfs native library " + LIB_FILE + " not found or not loadable (tried: "
+    if (loadedFrom == null) {
+      failure = "ulfs native library " + file + (faultDevice ? " (with the fault device, for "
+        + "fs.ulfs.fault.*; never in the jar)" : "") + " not found or not loadable (tried: "
         + String.join("; ", tried) + "). Build it with 'mvn -pl hbase-rlsm process-classes' "
         + "(needs cmake, gcc and liburing-dev: run bin/install-deps), or point -D"
         + LIB_PROPERTY + " at the built library.";
@@ -66,7 +76,12 @@ public final class NativeLoader {
   }
 
   public static synchronized boolean isLoaded() {
-    return loaded;
+    return loadedFrom != null;
+  }
+
+  /** The file the library was loaded from, or null. */
+  public static synchronized String loadedFrom() {
+    return loadedFrom;
   }
 
   private static boolean tryLoad(File f, List<String> tried) {
@@ -76,7 +91,7 @@ public final class NativeLoader {
     }
     try {
       System.load(f.getAbsolutePath());
-      loaded = true;
+      loadedFrom = f.getAbsolutePath();
       LOG.info("Loaded ulfs native library from {}", f);
       return true;
     } catch (UnsatisfiedLinkError e) {
@@ -86,20 +101,20 @@ public final class NativeLoader {
   }
 
   /** target/native of the module whose classes (target/classes or the jar) hold this class. */
-  private static List<File> buildOutputCandidates() {
+  private static List<File> buildOutputCandidates(String file) {
     List<File> out = new ArrayList<>();
     try {
       File src = new File(
         NativeLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       File target = src.getParentFile();
       if (target != null) {
-        out.add(new File(new File(target, "native"), LIB_FILE));
+        out.add(new File(new File(target, "native"), file));
       }
     } catch (URISyntaxException | SecurityException | NullPointerException e) {
       LOG.debug("No code source location for {}", NativeLoader.class, e);
     }
-    out.add(new File("hbase-rlsm/target/native/" + LIB_FILE));
-    out.add(new File("target/native/" + LIB_FILE));
+    out.add(new File("hbase-rlsm/target/native/" + file));
+    out.add(new File("target/native/" + file));
     return out;
   }
 

@@ -4,26 +4,11 @@ import java.io.IOException;
 
 /**
  * An error reported by the native ulfs library: the POSIX errno value and a message naming the
- * operation and path. Thrown only by the JNI bridge ({@code native/jni/jni_util.c}).
+ * operation and path. The only exception the JNI bridge throws ({@code native/jni/jni_util.c});
+ * {@link UlfsErrno} decides which exception a caller sees for it.
  */
 public class UlfsException extends IOException {
   private static final long serialVersionUID = 1L;
-
-  public static final int EIO = 5;
-  public static final int EBADF = 9;
-  public static final int ENOMEM = 12;
-  public static final int EACCES = 13;
-  public static final int EBUSY = 16;
-  public static final int EEXIST = 17;
-  public static final int ENOTDIR = 20;
-  public static final int EISDIR = 21;
-  public static final int EINVAL = 22;
-  public static final int EFBIG = 27;
-  public static final int ENOSPC = 28;
-  public static final int ENAMETOOLONG = 36;
-  public static final int ENOTEMPTY = 39;
-  public static final int EPROTONOSUPPORT = 93;
-  public static final int ENOENT = 2;
 
   private final int errno;
 
@@ -33,7 +18,7 @@ public class UlfsException extends IOException {
     this.errno = errno;
   }
 
-  /** The positive POSIX errno value. */
+  /** The positive POSIX errno value (constants in {@link UlfsErrno}). */
   public int errno() {
     return errno;
   }

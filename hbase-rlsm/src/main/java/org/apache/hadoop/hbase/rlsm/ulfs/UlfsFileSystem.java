@@ -85,7 +85,7 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
     try {
       mount.hintPath(pathOf(path), kind.code(), level);
     } catch (UlfsException e) {
-      throw translate(e, path);
+      throw UlfsErrno.forPath(e, path);
     }
   }
 
@@ -97,35 +97,12 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
     return s.isEmpty() ? "/" : s;
   }
 
-  /** Hadoop's exception types for the errno values callers distinguish. */
-  private static IOException translate(UlfsException e, Path p) {
-    IOException out;
-    switch (e.errno()) {
-      case UlfsException.ENOENT:
-        out = new FileNotFoundException(p + ": " + e.getMessage());
-        break;
-      case UlfsException.EEXIST:
-        out = new FileAlreadyExistsException(p + ": " + e.getMessage());
-        break;
-      case UlfsException.ENOTDIR:
-        out = new ParentNotDirectoryException(p + ": " + e.getMessage());
-        break;
-      case UlfsException.ENOTEMPTY:
-        out = new PathIsNotEmptyDirectoryException(p + ": " + e.getMessage());
-        break;
-      default:
-        return e;
-    }
-    out.initCause(e);
-    return out;
-  }
-
   /** stat, or null when the path (or a parent) does not exist. */
   private long[] statOrNull(String path) throws IOException {
     try {
       return mount.stat(path);
     } catch (UlfsException e) {
-      if (e.errno() == UlfsException.ENOENT || e.errno() == UlfsException.ENOTDIR) {
+      if (e.errno() == UlfsErrno.ENOENT || e.errno() == UlfsErrno.ENOTDIR) {
         return null;
       }
       throw e;
@@ -156,7 +133,7 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
     try {
       file = UlfsFile.open(mount, p, UlfsFile.OPEN_READ, 0);
     } catch (UlfsException e) {
-      throw translate(e, f);
+      throw UlfsErrno.forPath(e, f);
     }
     return new FSDataInputStream(
       new UlfsInputStream(file, bufSize > 0 ? bufSize : bufferSize, statistics));
@@ -194,7 +171,7 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
     try {
       file = UlfsFile.open(mount, p, flags, mode & 0777);
     } catch (UlfsException e) {
-      throw translate(e, f);
+      throw UlfsErrno.forPath(e, f);
     }
     FileKind kind = UlfsPathClassifier.classify(p);
     if (kind != null) {
@@ -238,7 +215,7 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
     try {
       file = UlfsFile.open(mount, p, UlfsFile.OPEN_WRITE | UlfsFile.OPEN_APPEND, 0);
     } catch (UlfsException e) {
-      throw translate(e, f);
+      throw UlfsErrno.forPath(e, f);
     }
     return new FSDataOutputStream(
       new UlfsOutputStream(file, bufSize > 0 ? bufSize : bufferSize), statistics, st[3]);
@@ -293,9 +270,9 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
       }
       return true;
     } catch (UlfsException e) {
-      if (e.errno() == UlfsException.ENOENT || e.errno() == UlfsException.EINVAL
-        || e.errno() == UlfsException.ENOTDIR || e.errno() == UlfsException.EISDIR
-        || e.errno() == UlfsException.ENOTEMPTY || e.errno() == UlfsException.EEXIST) {
+      if (e.errno() == UlfsErrno.ENOENT || e.errno() == UlfsErrno.EINVAL
+        || e.errno() == UlfsErrno.ENOTDIR || e.errno() == UlfsErrno.EISDIR
+        || e.errno() == UlfsErrno.ENOTEMPTY || e.errno() == UlfsErrno.EEXIST) {
         return false;
       }
       throw e;
@@ -327,10 +304,10 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
       mount.rmdir(p);
       return true;
     } catch (UlfsException e) {
-      if (e.errno() == UlfsException.ENOENT) {
+      if (e.errno() == UlfsErrno.ENOENT) {
         return false; // removed concurrently
       }
-      throw translate(e, f);
+      throw UlfsErrno.forPath(e, f);
     }
   }
 
@@ -349,7 +326,7 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
     try {
       names = mount.list(p);
     } catch (UlfsException e) {
-      throw translate(e, f);
+      throw UlfsErrno.forPath(e, f);
     }
     List<FileStatus> out = new ArrayList<>(names.length);
     for (String n : names) {
@@ -399,8 +376,8 @@ public class UlfsFileSystem extends FileSystem implements CacheHintSink {
       try {
         mount.mkdir(c, (mode & 0777) | 0700);
       } catch (UlfsException e) {
-        if (e.errno() != UlfsException.EEXIST) { // created concurrently: fine
-          throw translate(e, new Path(c));
+        if (e.errno() != UlfsErrno.EEXIST) { // created concurrently: fine
+          throw UlfsErrno.forPath(e, new Path(c));
         }
       }
     }

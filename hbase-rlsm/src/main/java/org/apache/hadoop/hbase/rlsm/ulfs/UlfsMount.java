@@ -34,7 +34,8 @@ public final class UlfsMount {
    * {@link #release()}.
    */
   public static UlfsMount acquire(Configuration conf) throws IOException {
-    NativeLoader.load();
+    String faultSpec = UlfsConfig.faultSpec(conf);
+    NativeLoader.load(faultSpec != null);
     int backend = UlfsConfig.backendCode(conf);
     String policy = UlfsConfig.cachePolicy(conf);
     String trace = conf.getTrimmed(UlfsConfig.CACHE_TRACE_KEY, UlfsConfig.DEFAULT_CACHE_TRACE);
@@ -78,34 +79,44 @@ public final class UlfsMount {
       if (!conf.getBoolean(UlfsConfig.DIRECT_KEY, UlfsConfig.DEFAULT_DIRECT)) {
         flags |= 2; // ULFS_DEV_NO_DIRECT
       }
-      long h;
-      String faultSpec = UlfsConfig.faultSpec(conf);
-      try {
-        h = nativeMount(device, backend, flags, bytes,
-          conf.getLong(UlfsConfig.CACHE_BYTES_KEY, UlfsConfig.DEFAULT_CACHE_BYTES),
-          conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS),
-          policy, trace.isEmpty() ? null : trace, faultSpec);
-      } catch (UlfsException e) {
-        if (faultSpec != null && e.getMessage().startsWith("fault spec")) {
-          throw new IOException("invalid ulfs fault settings (" + UlfsConfig.FAULT_ERRORS_KEY
-            + ", " + UlfsConfig.FAULT_SEED_KEY + ")", e);
-        }
-        if (e.errno() == UlfsException.EINVAL || e.errno() == UlfsException.EPROTONOSUPPORT) {
-          throw new IOException(device + " is not a ulfs device of a supported format version "
-            + "(no valid superblock): format it with ulfs-mkfs, or remove the image file to have "
-            + "it created", e);
-        }
-        if (e.errno() == UlfsException.EBUSY) {
-          throw new IOException(device + " is mounted by another process (a ulfs device has one "
-            + "mount at a time; only the server may open hbase.rootdir on it)", e);
-        }
-        throw e;
-      }
+      long h = mount(device, backend, flags, bytes, faultSpec,
+        conf.getLong(UlfsConfig.CACHE_BYTES_KEY, UlfsConfig.DEFAULT_CACHE_BYTES),
+        conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS),
+        policy, trace.isEmpty() ? null : trace);
       current = new UlfsMount(h, key);
       current.refs = 1;
       LOG.info("Mounted ulfs device {} ({}, cache policy {}{})", key, current.description,
         policy, trace.isEmpty() ? "" : ", access trace " + trace);
       return current;
+    }
+  }
+
+  /**
+   * Opens the device, puts the fault device in front of it when faultSpec is not null, and
+   * mounts the file system on it; returns the mount's native handle. Each step maps its own
+   * errors ({@link UlfsErrno}); a failed step leaves nothing open.
+   */
+  private static long mount(String device, int backend, int flags, long memBytes,
+    String faultSpec, long cacheBytes, int flushIntervalMs, String policy, String trace)
+    throws IOException {
+    long dev;
+    try {
+      dev = nativeOpenDevice(device, backend, flags, memBytes);
+    } catch (UlfsException e) {
+      throw UlfsErrno.forMount(e, device);
+    }
+    if (faultSpec != null) {
+      try {
+        dev = nativeWrapFault(dev, faultSpec); // closes dev when it fails
+      } catch (UlfsException e) {
+        throw UlfsErrno.forFaultDevice(e);
+      }
+    }
+    try {
+      return nativeMount(dev, device, cacheBytes, flushIntervalMs, policy, trace);
+    } catch (UlfsException e) {
+      nativeCloseDevice(dev);
+      throw UlfsErrno.forMount(e, device);
     }
   }
 
@@ -227,9 +238,15 @@ public final class UlfsMount {
   private static native void nativeFormat(String device, long bytes, long inodes)
     throws IOException;
 
-  private static native long nativeMount(String device, int backend, int flags, long memBytes,
-    long cacheBytes, int flushIntervalMs, String cachePolicy, String tracePath, String faultSpec)
-    throws IOException;
+  private static native long nativeOpenDevice(String device, int backend, int flags,
+    long memBytes) throws IOException;
+
+  private static native long nativeWrapFault(long device, String faultSpec) throws IOException;
+
+  private static native void nativeCloseDevice(long device);
+
+  private static native long nativeMount(long device, String deviceName, long cacheBytes,
+    int flushIntervalMs, String cachePolicy, String tracePath) throws IOException;
 
   private static native void nativeUnmount(long handle) throws IOException;
 

@@ -5,12 +5,16 @@
  *
  * <p>Roles:
  * <ul>
- * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.NativeLoader} loads {@code libulfsjni.so} once;</li>
+ * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.NativeLoader} loads {@code libulfsjni.so} once
+ * (or {@code libulfsjni-fault.so}, the bridge with the test-only fault device, when
+ * {@code fs.ulfs.fault.*} ask for it; the jar never holds that one);</li>
  * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsMount} and
  * {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsFile} are the Java peers of the native mount and
  * descriptor (one JNI bridge file each in {@code native/jni/});</li>
- * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsException} is the only exception the native
- * side throws (negative errno codes become it in one place, {@code native/jni/jni_util.c});</li>
+ * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsException} (errno and message) is the only
+ * exception the native side throws ({@code native/jni/jni_util.c}); {@code UlfsErrno} is the one
+ * place errno values become the exceptions callers see (Hadoop's types where Hadoop callers
+ * distinguish them); nothing matches message text;</li>
  * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsFileSystem} adds Hadoop semantics (which
  * Hadoop exception a missing path or an existing target raises, recursive mkdirs and delete,
  * rename into directories), and is the {@code CacheHintSink} of the engine's cache hints;</li>

@@ -4,8 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
+import java.util.Collections;
 import org.junit.Test;
 
 /**
@@ -17,7 +16,7 @@ public class TestNativeLoader {
   public static void main(String[] args) {
     for (int i = 0; i < 2; i++) {
       try {
-        NativeLoader.load();
+        NativeLoader.load(false);
         System.out.println("loaded " + NativeLoader.isLoaded());
       } catch (IOException e) {
         System.out.println("failed " + e.getMessage());
@@ -26,20 +25,15 @@ public class TestNativeLoader {
   }
 
   private static String runChild(String libProperty) throws Exception {
-    Process p = new ProcessBuilder(System.getProperty("java.home") + "/bin/java",
-      "-D" + NativeLoader.LIB_PROPERTY + "=" + libProperty, "-cp",
-      System.getProperty("java.class.path"), TestNativeLoader.class.getName())
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(10, TimeUnit.MINUTES)); // a hang guard only
-    assertEquals(out, 0, p.exitValue());
-    return out;
+    return ChildJvm.output(ChildJvm.start(
+      Collections.singletonList("-D" + NativeLoader.LIB_PROPERTY + "=" + libProperty),
+      TestNativeLoader.class));
   }
 
   @Test
   public void testLoadIsIdempotent() throws IOException {
-    NativeLoader.load();
-    NativeLoader.load();
+    NativeLoader.load(false);
+    NativeLoader.load(false);
     assertTrue(NativeLoader.isLoaded());
   }
 

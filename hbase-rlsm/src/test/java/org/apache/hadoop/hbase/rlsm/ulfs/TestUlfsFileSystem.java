@@ -126,7 +126,7 @@ public class TestUlfsFileSystem {
       m.stat(DIR + "/plain/below");
       fail("stat below a file");
     } catch (UlfsException e) {
-      assertEquals(UlfsException.ENOTDIR, e.errno());
+      assertEquals(UlfsErrno.ENOTDIR, e.errno());
       assertTrue(e.getMessage(), e.getMessage().contains("/plain/below"));
     }
     try {

@@ -1,5 +1,7 @@
 package org.apache.hadoop.hbase.rlsm.ulfs;
 
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.value;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -74,14 +76,6 @@ public class TestUlfsHBaseMiniCluster {
   @AfterClass
   public static void tearDown() throws Exception {
     util.shutdownMiniZKCluster();
-  }
-
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format("row%06d", i));
-  }
-
-  private static byte[] value(int i) {
-    return Bytes.toBytes("value-" + i + "-" + Integer.toHexString(i * 2654435761L > 0 ? i : -i));
   }
 
   private static MiniHBaseCluster startHBase() throws Exception {

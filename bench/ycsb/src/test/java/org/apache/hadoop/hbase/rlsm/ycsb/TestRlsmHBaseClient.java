@@ -21,9 +21,10 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
@@ -38,23 +39,21 @@ import site.ycsb.measurements.Measurements;
  */
 public class TestRlsmHBaseClient {
   private static final List<String> TABLES =
-    Arrays.asList(YcsbTestCluster.RLSM_TABLE, YcsbTestCluster.DEFAULT_TABLE);
+    Arrays.asList(YcsbTables.RLSM_TABLE, YcsbTables.DEFAULT_TABLE);
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static HBaseTestingUtility util;
 
   @BeforeClass
   public static void setUp() throws Exception {
     // site.ycsb.Client does this before any binding runs; cleanup() measures into it.
     Measurements.setProperties(new Properties());
-    util = YcsbTestCluster.start();
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    YcsbTestCluster.stop(util);
+    util = CLUSTER.util();
+    YcsbTables.create(util);
   }
 
   private static Properties props(String table) {
-    return YcsbTestCluster.properties(util, table);
+    return YcsbTables.properties(util, table);
   }
 
   /** Ten fields "field0".."field9" whose values name the key, the field and a version. */
@@ -79,7 +78,7 @@ public class TestRlsmHBaseClient {
   @Test
   public void insertReadUpdateDelete() throws Exception {
     for (String table : TABLES) {
-      RlsmHBaseClient c = YcsbTestCluster.client(props(table));
+      RlsmHBaseClient c = YcsbTables.client(props(table));
       try {
         assertEquals(table, Status.OK, c.insert(table, "user1", record("user1", "v1")));
 
@@ -117,7 +116,7 @@ public class TestRlsmHBaseClient {
   @Test
   public void readOfMissingRowOrFieldIsNotFound() throws Exception {
     for (String table : TABLES) {
-      RlsmHBaseClient c = YcsbTestCluster.client(props(table));
+      RlsmHBaseClient c = YcsbTables.client(props(table));
       try {
         Map<String, ByteIterator> out = new HashMap<>();
         assertEquals(table, Status.NOT_FOUND, c.read(table, "never-written", null, out));
@@ -139,7 +138,7 @@ public class TestRlsmHBaseClient {
       for (String table : TABLES) {
         Properties p = props(table);
         p.setProperty(YcsbBindingConfig.USE_PAGE_FILTER_KEY, Boolean.toString(pageFilter));
-        RlsmHBaseClient c = YcsbTestCluster.client(p);
+        RlsmHBaseClient c = YcsbTables.client(p);
         String what = table + " pagefilter=" + pageFilter;
         try {
           for (int i = 0; i < 20; i++) {
@@ -177,7 +176,7 @@ public class TestRlsmHBaseClient {
   @Test
   public void badRequestsAndErrors() throws Exception {
     for (String table : TABLES) {
-      RlsmHBaseClient c = YcsbTestCluster.client(props(table));
+      RlsmHBaseClient c = YcsbTables.client(props(table));
       try {
         assertEquals(table, Status.BAD_REQUEST, c.insert(table, "empty", new HashMap<>()));
         assertEquals(table, Status.BAD_REQUEST, c.update(table, "empty", new HashMap<>()));
@@ -199,8 +198,8 @@ public class TestRlsmHBaseClient {
       Properties p = props(table);
       p.setProperty(YcsbBindingConfig.CLIENT_BUFFERING_KEY, "true");
       p.setProperty(YcsbBindingConfig.DURABILITY_KEY, "ASYNC_WAL");
-      RlsmHBaseClient buffered = YcsbTestCluster.client(p);
-      RlsmHBaseClient reader = YcsbTestCluster.client(props(table));
+      RlsmHBaseClient buffered = YcsbTables.client(p);
+      RlsmHBaseClient reader = YcsbTables.client(props(table));
       try {
         assertEquals(table, Status.OK, buffered.insert(table, "buf1", record("buf1", "b")));
         assertEquals(table, Status.OK, buffered.delete(table, "buf0"));
@@ -225,7 +224,7 @@ public class TestRlsmHBaseClient {
     for (String table : TABLES) {
       Properties p = props(table);
       p.setProperty(YcsbBindingConfig.DURABILITY_KEY, "SKIP_WAL");
-      RlsmHBaseClient c = YcsbTestCluster.client(p);
+      RlsmHBaseClient c = YcsbTables.client(p);
       try {
         assertEquals(table, Status.OK, c.insert(table, "nowal", record("nowal", "w")));
       } finally {
@@ -235,23 +234,23 @@ public class TestRlsmHBaseClient {
       try (Table t = util.getConnection().getTable(TableName.valueOf(table))) {
         Result r = t.get(new Get(Bytes.toBytes("nowal")));
         assertEquals(table, "nowal/field4/w", Bytes.toString(
-          r.getValue(Bytes.toBytes(YcsbTestCluster.FAMILY), Bytes.toBytes("field4"))));
+          r.getValue(Bytes.toBytes(YcsbTables.FAMILY), Bytes.toBytes("field4"))));
       }
     }
   }
 
   @Test
   public void threadsShareOneConnectionClosedByTheLast() throws Exception {
-    YcsbBindingConfig conf = YcsbBindingConfig.parse(props(YcsbTestCluster.RLSM_TABLE));
+    YcsbBindingConfig conf = YcsbBindingConfig.parse(props(YcsbTables.RLSM_TABLE));
     SharedConnection first = SharedConnection.acquire(conf.hbaseConfiguration());
     SharedConnection second = SharedConnection.acquire(conf.hbaseConfiguration());
     assertSame(first, second);
     Connection conn = first.connection();
-    RlsmHBaseClient a = YcsbTestCluster.client(props(YcsbTestCluster.RLSM_TABLE));
-    RlsmHBaseClient b = YcsbTestCluster.client(props(YcsbTestCluster.DEFAULT_TABLE));
+    RlsmHBaseClient a = YcsbTables.client(props(YcsbTables.RLSM_TABLE));
+    RlsmHBaseClient b = YcsbTables.client(props(YcsbTables.DEFAULT_TABLE));
     a.cleanup();
     // b still works after a has cleaned up.
-    assertEquals(Status.OK, b.insert(YcsbTestCluster.DEFAULT_TABLE, "shared", record("s", "1")));
+    assertEquals(Status.OK, b.insert(YcsbTables.DEFAULT_TABLE, "shared", record("s", "1")));
     b.cleanup();
     first.release();
     assertFalse(conn.isClosed());
@@ -264,10 +263,10 @@ public class TestRlsmHBaseClient {
       // the count would go negative
     }
     // A client started after the last release gets a fresh connection.
-    RlsmHBaseClient c = YcsbTestCluster.client(props(YcsbTestCluster.RLSM_TABLE));
+    RlsmHBaseClient c = YcsbTables.client(props(YcsbTables.RLSM_TABLE));
     try {
       assertEquals(Status.NOT_FOUND,
-        c.read(YcsbTestCluster.RLSM_TABLE, "nothing-here", null, new HashMap<>()));
+        c.read(YcsbTables.RLSM_TABLE, "nothing-here", null, new HashMap<>()));
     } finally {
       c.cleanup();
     }
@@ -276,14 +275,14 @@ public class TestRlsmHBaseClient {
   @Test
   public void initChecksTableAndFamily() throws Exception {
     assertInitFails(props("no_such_table"), "table no_such_table does not exist");
-    Properties p = props(YcsbTestCluster.RLSM_TABLE);
+    Properties p = props(YcsbTables.RLSM_TABLE);
     p.setProperty(YcsbBindingConfig.COLUMN_FAMILY_KEY, "nosuchfamily");
     assertInitFails(p, "has no column family 'nosuchfamily'");
     // A failed init released its connection use: a later client still connects and works.
-    RlsmHBaseClient c = YcsbTestCluster.client(props(YcsbTestCluster.RLSM_TABLE));
+    RlsmHBaseClient c = YcsbTables.client(props(YcsbTables.RLSM_TABLE));
     try {
       assertEquals(Status.OK,
-        c.insert(YcsbTestCluster.RLSM_TABLE, "init", record("init", "1")));
+        c.insert(YcsbTables.RLSM_TABLE, "init", record("init", "1")));
     } finally {
       c.cleanup();
     }

@@ -28,9 +28,10 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.AfterClass;
 import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -49,6 +50,8 @@ public class TestYcsbDataIntegrity {
   /** YCSB's per-status lines, e.g. "[VERIFY], Return=OK, 297". */
   private static final Pattern RETURN_LINE =
     Pattern.compile("^\\[([A-Z_-]+)\\], Return=([A-Z_]+), (\\d+)$");
+  @ClassRule
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static HBaseTestingUtility util;
 
   @Rule
@@ -56,12 +59,8 @@ public class TestYcsbDataIntegrity {
 
   @BeforeClass
   public static void setUp() throws Exception {
-    util = YcsbTestCluster.start();
-  }
-
-  @AfterClass
-  public static void tearDown() throws Exception {
-    YcsbTestCluster.stop(util);
+    util = CLUSTER.util();
+    YcsbTables.create(util);
   }
 
   /** Counts per operation and status from one YCSB run's standard output. */
@@ -117,8 +116,8 @@ public class TestYcsbDataIntegrity {
     cmd.add(phase);
     cmd.addAll(Arrays.asList("-db", RlsmHBaseClient.class.getName(),
       "-P", workload(workload).toString(),
-      "-p", "table=" + YcsbTestCluster.RLSM_TABLE,
-      "-p", "columnfamily=" + YcsbTestCluster.FAMILY,
+      "-p", "table=" + YcsbTables.RLSM_TABLE,
+      "-p", "columnfamily=" + YcsbTables.FAMILY,
       "-p", "hbase.zookeeper.quorum=localhost",
       "-p", "hbase.zookeeper.property.clientPort=" + util.getZkCluster().getClientPort(),
       "-p", "recordcount=" + RECORDS,
@@ -161,9 +160,9 @@ public class TestYcsbDataIntegrity {
 
     // Alter one field of every record (same length, other bytes): the same check must now fail.
     int altered = 0;
-    byte[] family = Bytes.toBytes(YcsbTestCluster.FAMILY);
+    byte[] family = Bytes.toBytes(YcsbTables.FAMILY);
     byte[] field = Bytes.toBytes("field0");
-    try (Table t = util.getConnection().getTable(TableName.valueOf(YcsbTestCluster.RLSM_TABLE));
+    try (Table t = util.getConnection().getTable(TableName.valueOf(YcsbTables.RLSM_TABLE));
       ResultScanner rs = t.getScanner(new Scan().addColumn(family, field))) {
       for (Result r : rs) {
         byte[] v = r.getValue(family, field);

@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.rlsm.tool;
+package org.apache.hadoop.hbase.rlsm.standalone;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -39,6 +39,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.rlsm.tool.ToolSupport;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,7 +111,7 @@ public final class ServerStatus {
 
   /** One probe with the fail-fast client settings, bounded by {@link #PROBE_TIMEOUT_MS}. */
   static Probe probe(Configuration base) {
-    Configuration conf = ToolSupport.probeConf(base);
+    Configuration conf = StandaloneClient.probeConf(base);
     // The HBase client can block in ZooKeeper or RPC setup longer than its timeouts say; a daemon
     // thread lets us give up on it without keeping the JVM alive.
     ExecutorService pool = Executors.newSingleThreadExecutor(r -> {
@@ -179,7 +180,7 @@ public final class ServerStatus {
   }
 
   static void report(Configuration conf, Probe p, PrintStream out) {
-    out.println("ZooKeeper:       " + ToolSupport.zkAddress(conf));
+    out.println("ZooKeeper:       " + StandaloneClient.zkAddress(conf));
     out.println("HBase root:      " + conf.get("hbase.rootdir"));
     out.println("master:          " + p.master);
     out.println("region servers:  " + p.liveServers.size() + " live " + p.liveServers + ", "
@@ -227,7 +228,7 @@ public final class ServerStatus {
         return EXIT_DIED;
       }
       if (waitSeconds < 0 || now >= deadline) {
-        err.println("the HBase server at ZooKeeper " + ToolSupport.zkAddress(conf)
+        err.println("the HBase server at ZooKeeper " + StandaloneClient.zkAddress(conf)
           + " is not up" + (waitSeconds > 0 ? " after " + waitSeconds + " s" : "") + ": "
           + p.error);
         return EXIT_DOWN;

@@ -39,20 +39,20 @@ import org.slf4j.LoggerFactory;
  * observed state becomes the oracle's acknowledged state for the next cycle.
  */
 @InterfaceAudience.Private
-final class Verifier {
-  private static final Logger LOG = LoggerFactory.getLogger(Verifier.class);
+final class OracleCheck {
+  private static final Logger LOG = LoggerFactory.getLogger(OracleCheck.class);
   private static final int BATCH = 500;
 
   private final Oracle oracle;
   private final LoopStats stats;
 
-  Verifier(Oracle oracle, LoopStats stats) {
+  OracleCheck(Oracle oracle, LoopStats stats) {
     this.oracle = oracle;
     this.stats = stats;
   }
 
-  /** Verifies and resolves; returns the number of failures found in this table this time. */
-  long verify(Connection conn, TableName name) throws IOException {
+  /** Checks and resolves; returns the number of failures found in this table this time. */
+  long run(Connection conn, TableName name) throws IOException {
     long before = stats.lost.get() + stats.wrong.get() + stats.extra.get();
     try (Table t = conn.getTable(name)) {
       byte[][] keyValues = new byte[oracle.keys()][];

@@ -15,7 +15,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.rlsm.tool;
+package org.apache.hadoop.hbase.rlsm.standalone;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -44,6 +44,7 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.tool.ToolSupport;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
@@ -72,7 +73,7 @@ public final class CreateTable {
   private static final Logger LOG = LoggerFactory.getLogger(CreateTable.class);
 
   static final int STRIPE_BLOCKING_STORE_FILES = 100;
-  static final long DEFAULT_TIMEOUT_SECONDS = 120;
+  public static final long DEFAULT_TIMEOUT_SECONDS = 120;
 
   private static final String USAGE =
     "usage: create-table NAME FAMILY [FAMILY...] [--engine rlsm|default|stripe] [--versions N]\n"
@@ -88,7 +89,7 @@ public final class CreateTable {
   public enum Engine {
     RLSM, DEFAULT, STRIPE;
 
-    static Engine parse(String s) throws ToolSupport.UsageException {
+    public static Engine parse(String s) throws ToolSupport.UsageException {
       try {
         return valueOf(s.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
@@ -97,7 +98,7 @@ public final class CreateTable {
       }
     }
 
-    String displayName() {
+    public String displayName() {
       return name().toLowerCase(Locale.ROOT);
     }
   }

@@ -16,7 +16,7 @@
  * limitations under the License.
  */
 /**
- * The kill -9 loop (issue 8): a standalone HBase server in a child process is killed with SIGKILL
+ * The kill -9 loop: a standalone HBase server in a child process is killed with SIGKILL
  * at random moments while writer and reader threads run puts, deletes, increments, gets and scans
  * against an RLSM table and a default-engine control table, with flushes and compactions forced
  * often; after every restart every key is checked against an oracle kept in this (the parent)
@@ -30,7 +30,9 @@
  * only, and a thread whose operation failed stops for the rest of the cycle, so "later wins" is
  * well defined and no unacknowledged operation can land after a newer acknowledged one.
  * <p>
- * Entry point {@link org.apache.hadoop.hbase.rlsm.killloop.KillLoop}; reproducible runs with
- * {@code bench/scripts/kill-loop.sh} (docs/kill-loop.md).
+ * Entry point {@link org.apache.hadoop.hbase.rlsm.killloop.KillLoop}; the check after a restart
+ * is {@link org.apache.hadoop.hbase.rlsm.killloop.OracleCheck} (client reads against the oracle,
+ * unlike the engine's offline file check {@code StoreVerifier} of {@code bin/rlsm-verify}).
+ * Reproducible runs with {@code bench/scripts/kill-loop.sh} (docs/kill-loop.md).
  */
 package org.apache.hadoop.hbase.rlsm.killloop;

@@ -43,7 +43,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  * The kill -9 loop (docs/kill-loop.md). Each cycle runs the {@link Workload} on an RLSM table
  * and a default-engine control table for a random time, kills the {@link StandaloneServer} with
  * SIGKILL while operations are in flight, restarts it, measures the time until both tables serve
- * reads again, and has the {@link Verifier} check every key against the {@link Oracle}.
+ * reads again, and has the {@link OracleCheck} check every key against the {@link Oracle}.
  * Exit code 0 only if nothing acknowledged was lost and nothing wrong was ever read.
  */
 @InterfaceAudience.Private
@@ -171,7 +171,7 @@ public final class KillLoop {
     try (Connection conn = ConnectionFactory.createConnection(server.clientConf(30, 120_000))) {
       for (TableRun t : tables) {
         int pending = t.oracle.pendingOperations();
-        long failures = new Verifier(t.oracle, t.stats).verify(conn, t.name);
+        long failures = new OracleCheck(t.oracle, t.stats).run(conn, t.name);
         line.append(String.format("; %s: %d pending at the kill, %d failures",
           t.name.getQualifierAsString(), pending, failures));
       }

@@ -15,8 +15,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package org.apache.hadoop.hbase.rlsm.tool;
+package org.apache.hadoop.hbase.rlsm.standalone;
 
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.value;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
@@ -298,14 +300,6 @@ public class TestStandaloneLaunchers {
     conf.setInt(HConstants.ZOOKEEPER_CLIENT_PORT, zkPort);
     conf.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, 5);
     return conf;
-  }
-
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format("row%06d", i));
-  }
-
-  private static byte[] value(int i) {
-    return Bytes.toBytes("value-" + i + "-" + Integer.toHexString(i * 31 + 7));
   }
 
   /** Output and exit code of one launcher run. */

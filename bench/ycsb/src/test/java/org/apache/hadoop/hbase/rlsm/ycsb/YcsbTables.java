@@ -2,7 +2,6 @@ package org.apache.hadoop.hbase.rlsm.ycsb;
 
 import java.io.IOException;
 import java.util.Properties;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -11,29 +10,24 @@ import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.util.Bytes;
 import site.ycsb.DBException;
 
-/** The binding tests' mini cluster, with one RLSM table and one default-engine table. */
-final class YcsbTestCluster {
+/**
+ * The binding tests' tables on the shared test kit's mini cluster ({@code RlsmMiniClusterRule}):
+ * one RLSM table and one default-engine table, and binding instances that reach them.
+ */
+final class YcsbTables {
   static final String FAMILY = "family";
   static final String RLSM_TABLE = "usertable";
   static final String DEFAULT_TABLE = "usertable_default";
 
-  private YcsbTestCluster() {
+  private YcsbTables() {
   }
 
-  /** Starts a one-server mini cluster (the same client settings as hbase-rlsm's tests). */
-  static HBaseTestingUtility start() throws Exception {
-    HBaseTestingUtility util = new HBaseTestingUtility();
-    Configuration conf = util.getConfiguration();
-    conf.setBoolean("hbase.table.sanity.checks", false);
-    conf.setInt("hbase.regionserver.handler.count", 10);
-    conf.setInt("hbase.client.retries.number", 10);
-    conf.setLong("hbase.client.pause", 50);
-    util.startMiniCluster(1);
+  /** Creates both tables on {@code util}'s running cluster. */
+  static void create(HBaseTestingUtility util) throws IOException {
     byte[] family = Bytes.toBytes(FAMILY);
     util.getAdmin().createTable(RlsmTables.table(TableName.valueOf(RLSM_TABLE), family).build());
     util.getAdmin().createTable(TableDescriptorBuilder.newBuilder(TableName.valueOf(DEFAULT_TABLE))
       .setColumnFamily(ColumnFamilyDescriptorBuilder.of(family)).build());
-    return util;
   }
 
   /** Binding properties that reach {@code util}'s cluster through the ZooKeeper properties. */
@@ -53,11 +47,5 @@ final class YcsbTestCluster {
     c.setProperties(p);
     c.init();
     return c;
-  }
-
-  static void stop(HBaseTestingUtility util) throws IOException {
-    if (util != null) {
-      util.shutdownMiniCluster();
-    }
   }
 }

@@ -1,4 +1,4 @@
-package org.apache.hadoop.hbase.rlsm.bench;
+package org.apache.hadoop.hbase.rlsm.bench.cluster;
 
 import java.io.File;
 import java.net.URI;

@@ -1,0 +1,24 @@
+package org.apache.hadoop.hbase.rlsm;
+
+import java.util.Locale;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Row keys and values for tests that write numbered rows: keys sort in number order (zero-padded
+ * to six digits), and each value names its row and differs from every other, so a row read back
+ * under the wrong key or from the wrong version shows.
+ */
+public final class RlsmTestRows {
+  private RlsmTestRows() {
+  }
+
+  /** {@code row000042} for 42. */
+  public static byte[] row(int i) {
+    return Bytes.toBytes(String.format(Locale.ROOT, "row%06d", i));
+  }
+
+  /** A value unique to row {@code i}. */
+  public static byte[] value(int i) {
+    return Bytes.toBytes("value-" + i + "-" + Integer.toHexString(i * 31 + 7));
+  }
+}
