@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.regionserver;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,8 +43,22 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * compaction: kept out of the state and archived by the engine when the region opens.</li>
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
- * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 members are handed out
+ * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 segments are handed out
  * as {@link RlsmStoreFileView}s restricted to the ranges of the partitions listing them.
+ *
+ * <p><b>Locking.</b> This class takes no lock of its own; it relies on HBase's store lock
+ * ({@code StoreEngine.readLock()/writeLock()}):
+ * <ul>
+ * <li>{@link #state} and {@link #compactedFiles} are replaced (never mutated) only under the
+ * store's write lock ({@code insertNewFiles}, {@code addCompactionResults},
+ * {@code removeCompactedFiles}, {@code clearFiles}, {@code clearCompactedFiles}), or by
+ * {@code loadFiles} while the region opens and no other thread sees the store;</li>
+ * <li>both are volatile, so a reader without the lock (file counts, compaction priority, the
+ * engine's compaction selection) sees one whole immutable layout, possibly one change old;</li>
+ * <li>{@code getFilesForScan} runs under the store's read lock, which HBase also holds while it
+ * takes the memstore scanners and ref-counts the files handed out: no compaction can commit or
+ * archive in between, so the views match the file set the read chose.</li>
+ * </ul>
  */
 @InterfaceAudience.Private
 public class RlsmStoreFileManager implements StoreFileManager {
@@ -54,26 +69,30 @@ public class RlsmStoreFileManager implements StoreFileManager {
   static final class Partition {
     final byte[] low;
     final byte[] high;
-    final ImmutableList<RlsmStoreFile> members;
+    final ImmutableList<RlsmStoreFile> segments;
+    /**
+     * Computed on first use from immutable indexes, without a lock: two threads may both compute
+     * it, and get equal values.
+     */
     private volatile PartitionSummary summary;
 
-    Partition(byte[] low, byte[] high, ImmutableList<RlsmStoreFile> members) {
+    Partition(byte[] low, byte[] high, ImmutableList<RlsmStoreFile> segments) {
       this.low = low;
       this.high = high;
-      this.members = members;
+      this.segments = segments;
     }
 
-    /** Bytes, row entries and distinct rows of the members inside the range (indexes only). */
+    /** Bytes, row entries and distinct rows of the segments inside the range (indexes only). */
     PartitionSummary summary() {
       PartitionSummary s = summary;
       if (s == null) {
         long bytes = 0;
         long entries = 0;
         Set<ByteKey> distinct = new HashSet<>();
-        List<String> names = new ArrayList<>(members.size());
-        for (RlsmStoreFile m : members) {
-          names.add(m.getPath().getName());
-          RlsmFileReader f = m.getReader().getRlsmFile();
+        List<String> names = new ArrayList<>(segments.size());
+        for (RlsmStoreFile seg : segments) {
+          names.add(seg.getPath().getName());
+          RlsmFileReader f = seg.getReader().getRlsmFile();
           SortedRowView v = f.sortedView();
           int from = v.lowerBound(low, 0, low.length);
           int to = v.upperBound(high, 0, high.length);
@@ -93,7 +112,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
     @Override
     public String toString() {
       return "[" + Bytes.toStringBinary(low) + ", " + Bytes.toStringBinary(high) + "] x"
-        + members.size();
+        + segments.size();
     }
   }
 
@@ -121,6 +140,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
   /** An immutable layout of the store. */
   static final class State {
     final ImmutableList<HStoreFile> all;
+    /** {@link #all} by file name, for the planner's and the compaction's lookups. */
+    final Map<String, HStoreFile> byName;
     final ImmutableList<HStoreFile> level0;
     final List<Partition> partitions;
     final RangeTree<Partition> tree;
@@ -130,6 +151,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
       List<Partition> partitions, RlsmStoreFile manifest, List<HStoreFile> orphans) {
       this.all = all;
+      Map<String, HStoreFile> names = new HashMap<>(all.size() * 2);
+      all.forEach(f -> names.put(f.getPath().getName(), f));
+      this.byName = Collections.unmodifiableMap(names);
       this.level0 = level0;
       this.partitions = partitions;
       this.tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
@@ -158,7 +182,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
     int segmentCount() {
       Set<HStoreFile> s = new HashSet<>();
-      partitions.forEach(p -> s.addAll(p.members));
+      partitions.forEach(p -> s.addAll(p.segments));
       return s.size();
     }
   }
@@ -179,7 +203,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   private final int level0BlockingCount;
   private final RlsmStoreStats stats;
+  /** The current layout; replaced under the store's write lock (see "Locking"). */
   private volatile State state = State.EMPTY;
+  /** Files compacted away, not yet archived; replaced under the store's write lock. */
   private volatile ImmutableList<HStoreFile> compactedFiles = ImmutableList.of();
 
   RlsmStoreFileManager(int level0BlockingCount, RlsmStoreStats stats) {
@@ -218,28 +244,28 @@ public class RlsmStoreFileManager implements StoreFileManager {
         }
       }
     }
-    Set<HStoreFile> referenced = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    Set<HStoreFile> referenced = Collections.newSetFromMap(new IdentityHashMap<>());
     List<Partition> partitions = new ArrayList<>();
-    if (manifest != null && manifest == previous.manifest && sameMembers(previous, byName)) {
+    if (manifest != null && manifest == previous.manifest && sameSegments(previous, byName)) {
       referenced.add(manifest);
       partitions.addAll(previous.partitions);
       for (Partition p : partitions) {
-        referenced.addAll(p.members);
+        referenced.addAll(p.segments);
       }
     } else if (manifest != null) {
       referenced.add(manifest);
       for (PartitionDescriptor d : manifest.getPartitions()) {
-        ImmutableList.Builder<RlsmStoreFile> members = ImmutableList.builder();
-        for (String name : d.members()) {
-          HStoreFile m = byName.get(name);
-          if (!(m instanceof RlsmStoreFile)) {
-            throw new IOException("Level-1 manifest " + manifest.getPath() + " lists member "
-              + name + (m == null ? ", which is not in the store" : ", which is not RLSM"));
+        ImmutableList.Builder<RlsmStoreFile> segments = ImmutableList.builder();
+        for (String name : d.segments()) {
+          HStoreFile seg = byName.get(name);
+          if (!(seg instanceof RlsmStoreFile)) {
+            throw new IOException("Level-1 manifest " + manifest.getPath() + " lists segment "
+              + name + (seg == null ? ", which is not in the store" : ", which is not RLSM"));
           }
-          members.add((RlsmStoreFile) m);
-          referenced.add(m);
+          segments.add((RlsmStoreFile) seg);
+          referenced.add(seg);
         }
-        partitions.add(new Partition(d.low(), d.high(), members.build()));
+        partitions.add(new Partition(d.low(), d.high(), segments.build()));
       }
     }
     List<HStoreFile> level0 = new ArrayList<>();
@@ -259,10 +285,10 @@ public class RlsmStoreFileManager implements StoreFileManager {
       ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifest, orphans);
   }
 
-  private static boolean sameMembers(State previous, Map<String, HStoreFile> byName) {
+  private static boolean sameSegments(State previous, Map<String, HStoreFile> byName) {
     for (Partition p : previous.partitions) {
-      for (RlsmStoreFile m : p.members) {
-        if (byName.get(m.getPath().getName()) != m) {
+      for (RlsmStoreFile seg : p.segments) {
+        if (byName.get(seg.getPath().getName()) != seg) {
           return false;
         }
       }
@@ -270,8 +296,12 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return true;
   }
 
-  /** Files of the last load that no manifest claims; the engine archives them. */
-  List<HStoreFile> takeOrphans() {
+  /**
+   * Files of the current layout that no manifest claims. Only a load finds any (a flush adds a
+   * Level-0 file, and a compaction result with orphans is refused); the engine archives them
+   * after region open.
+   */
+  List<HStoreFile> orphans() {
     return state.orphans;
   }
 
@@ -344,7 +374,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * Level-0 plus the members of the partitions overlapping the rows. HBase passes a reversed
+   * Level-0 plus the segments of the partitions overlapping the rows. HBase passes a reversed
    * scan's bounds high-to-low and does not say which it is, so one empty bound means all rows.
    */
   @Override
@@ -364,8 +394,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
     Map<RlsmStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
     for (Partition p : parts) {
-      for (RlsmStoreFile m : p.members) {
-        ranges.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+      for (RlsmStoreFile seg : p.segments) {
+        ranges.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }
     List<HStoreFile> out = new ArrayList<>(s.level0.size() + ranges.size());

@@ -33,7 +33,7 @@ public class RlsmStoreFileScanner extends StoreFileScanner {
   private final long readPt;
 
   // Sorted-position intervals [start[i], end[i]) this scanner may return; null = whole file.
-  // A Level-1 member shared by partitions is valid only inside the ranges of the partitions that
+  // A Level-1 segment shared by partitions is valid only inside the ranges of the partitions that
   // list it in the current manifest; its rows elsewhere are superseded copies.
   private final int[] allowedStart;
   private final int[] allowedEnd;

@@ -8,10 +8,10 @@ import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
- * A Level-1 member file as one read sees it: the same file (same {@link StoreFileInfo}, hence
+ * A Level-1 segment as one read sees it: the same file (same {@link StoreFileInfo}, hence
  * the same reference count that keeps it from being archived while read), restricted to the row
  * ranges of the partitions that list it in the store state the read started from. Handing HBase
- * these views from {@code getFilesForScan} keeps superseded copies in shared members invisible
+ * these views from {@code getFilesForScan} keeps superseded copies in shared segments invisible
  * and makes the restriction consistent with the file set the read chose under the store lock.
  * Everything but the scanners is the viewed file's.
  */

@@ -3,9 +3,11 @@
  * table and family descriptors that use the RLSM engine, {@link
  * org.apache.hadoop.hbase.rlsm.RlsmConfig} holds the engine's configuration keys.
  *
- * <p>Sub-packages, lowest layer first: {@code format} (byte codecs) &lt;- {@code index} (hash
- * index, Bloom filter, sorted views) &lt;- {@code file} (whole-file reader and writer) &lt;- the
- * engine glue in {@code org.apache.hadoop.hbase.regionserver}. Nothing lower imports anything higher; this
- * package names the engine class only as a string.
+ * <p>Sub-packages, lowest layer first: {@code format} (byte codecs) &lt;- {@code index} and
+ * {@code cachehint} &lt;- {@code file}, {@code compaction}, {@code memstore}, {@code ulfs} &lt;-
+ * this package &lt;- the engine glue in {@code org.apache.hadoop.hbase.regionserver}; the operator
+ * tools in {@code tool} use {@code file} and below. Nothing lower imports anything higher (the
+ * table is in docs/architecture.md and enforced by {@code TestLayering}); this package names the
+ * engine class only as a string.
  */
 package org.apache.hadoop.hbase.rlsm;

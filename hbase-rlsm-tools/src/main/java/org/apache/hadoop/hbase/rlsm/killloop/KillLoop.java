@@ -36,7 +36,7 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionConfiguration;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -240,8 +240,8 @@ public final class KillLoop {
       // merge: kills land in compactions, splits and merges as well as in flushes.
       f.setConfiguration(CompactionConfiguration.HBASE_HSTORE_COMPACTION_MIN_KEY, "2");
       if (rlsm) {
-        f.setConfiguration(CompactionConfig.L0_TRIGGER_KEY, "2");
-        f.setConfiguration(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(PARTITION_BYTES));
+        f.setConfiguration(RlsmCompactionConfig.L0_TRIGGER_KEY, "2");
+        f.setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(PARTITION_BYTES));
       }
       TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(t.name)
         .setColumnFamily(f.build()).setMemStoreFlushSize(FLUSH_BYTES);

@@ -13,9 +13,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * One compaction, as data: the complete Level-1 layout after it ({@link #targets()}), the files
  * whose cells are read through HBase's compaction scanner ({@link #inputs()}, each restricted to
  * the key ranges in which it was valid before), and whether delete markers may be dropped. The
- * executor routes every cell the scanner yields to the target whose range holds its row and
- * writes one new segment per target that received cells; the new manifest lists, per target,
- * its kept members plus that segment.
+ * engine glue's compaction runner routes every cell the scanner yields to the target whose range
+ * holds its row and writes one new segment per target that received cells; the new manifest
+ * lists, per target, its kept segments plus that new one.
  */
 public final class CompactionPlan {
   /** What the plan does; also the counter its written bytes are booked to. */
@@ -26,7 +26,7 @@ public final class CompactionPlan {
     SPLIT,
     /** Two small neighbours rewritten into one partition. */
     MERGE,
-    /** A partition with too many members or too much superseded data rewritten into one. */
+    /** A partition with too many segments or too much superseded data rewritten into one. */
     CLEANUP,
     /** User major compaction: everything rewritten, delete markers dropped. */
     MAJOR
@@ -36,7 +36,7 @@ public final class CompactionPlan {
   public static final class Target {
     public final byte[] low;
     public final byte[] high;
-    /** Member files kept as they are (oldest first); the new segment, if any, goes after. */
+    /** Segments kept as they are (oldest first); the new segment, if any, goes after. */
     public final List<String> keep;
 
     public Target(byte[] low, byte[] high, List<String> keep) {

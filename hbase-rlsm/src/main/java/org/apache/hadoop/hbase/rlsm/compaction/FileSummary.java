@@ -10,7 +10,7 @@ public final class FileSummary {
   final boolean linkable;
 
   /**
-   * @param linkable whether the file may become a Level-1 member as it is (RLSM files); other
+   * @param linkable whether the file may become a Level-1 segment as it is (RLSM files); other
    *                 files (bulk-loaded HFiles) are always rewritten by a range-append
    */
   public FileSummary(String name, byte[] first, byte[] last, long rows, long bytes,

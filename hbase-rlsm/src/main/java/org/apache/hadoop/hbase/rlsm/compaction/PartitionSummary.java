@@ -3,23 +3,23 @@ package org.apache.hadoop.hbase.rlsm.compaction;
 import java.util.List;
 
 /**
- * What the planner knows of a Level-1 partition: its closed range, member files (oldest first),
- * the bytes and row entries its members hold inside the range, and how many distinct rows those
+ * What the planner knows of a Level-1 partition: its closed range, segments (oldest first),
+ * the bytes and row entries its segments hold inside the range, and how many distinct rows those
  * entries are (entries minus distinct rows are superseded copies).
  */
 public final class PartitionSummary {
   final byte[] low;
   final byte[] high;
-  final List<String> members;
+  final List<String> segments;
   final long bytes;
   final long entries;
   final long distinctRows;
 
-  public PartitionSummary(byte[] low, byte[] high, List<String> members, long bytes, long entries,
+  public PartitionSummary(byte[] low, byte[] high, List<String> segments, long bytes, long entries,
     long distinctRows) {
     this.low = low;
     this.high = high;
-    this.members = members;
+    this.segments = segments;
     this.bytes = bytes;
     this.entries = entries;
     this.distinctRows = distinctRows;

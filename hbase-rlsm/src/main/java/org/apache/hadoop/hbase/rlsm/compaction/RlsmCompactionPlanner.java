@@ -19,12 +19,12 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
  * RLSM). In order of priority: a user major compaction; a range-append when Level-0 has reached
  * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
- * too many members or too much superseded data; a merge of two small neighbours.
+ * too many segments or too much superseded data; a merge of two small neighbours.
  */
 public final class RlsmCompactionPlanner {
-  private final CompactionConfig config;
+  private final RlsmCompactionConfig config;
 
-  public RlsmCompactionPlanner(CompactionConfig config) {
+  public RlsmCompactionPlanner(RlsmCompactionConfig config) {
     this.config = config;
   }
 
@@ -35,8 +35,8 @@ public final class RlsmCompactionPlanner {
     }
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
-      if (p.bytes > config.splitBytes || p.members.size() > config.maxSegments
-        || (p.members.size() > 1 && p.deadFraction() > config.maxDeadFraction)) {
+      if (p.bytes > config.splitBytes || p.segments.size() > config.maxSegments
+        || (p.segments.size() > 1 && p.deadFraction() > config.maxDeadFraction)) {
         return true;
       }
       if (i > 0 && mergeable(partitions.get(i - 1), p)) {
@@ -70,10 +70,10 @@ public final class RlsmCompactionPlanner {
     }
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
-      if (p.members.size() > config.maxSegments) {
-        return rewrite(Kind.CLEANUP, p.members.size() + " members", level0, partitions, i, i);
+      if (p.segments.size() > config.maxSegments) {
+        return rewrite(Kind.CLEANUP, p.segments.size() + " segments", level0, partitions, i, i);
       }
-      if (p.members.size() > 1 && p.deadFraction() > config.maxDeadFraction) {
+      if (p.segments.size() > 1 && p.deadFraction() > config.maxDeadFraction) {
         return rewrite(Kind.CLEANUP,
           String.format("%.0f%% superseded", 100 * p.deadFraction()), level0, partitions, i, i);
       }
@@ -148,7 +148,7 @@ public final class RlsmCompactionPlanner {
       List<String> keep = new ArrayList<>();
       if (r.existing >= 0) {
         PartitionSummary p = partitions.get(r.existing);
-        keep.addAll(p.members);
+        keep.addAll(p.segments);
         List<String> l = links.getOrDefault(p, List.of());
         keep.addAll(l);
         linked.addAll(l);
@@ -163,8 +163,8 @@ public final class RlsmCompactionPlanner {
     int i, RowSource rows) {
     PartitionSummary p = partitions.get(i);
     List<byte[]> all = new ArrayList<>();
-    for (String m : p.members) {
-      all.addAll(Arrays.asList(rows.rows(m, p.low, p.high)));
+    for (String seg : p.segments) {
+      all.addAll(Arrays.asList(rows.rows(seg, p.low, p.high)));
     }
     byte[][] keys = all.toArray(new byte[0][]);
     if (keys.length < 2) {
@@ -197,20 +197,20 @@ public final class RlsmCompactionPlanner {
       Bytes.toStringBinary(median));
     List<Target> targets = new ArrayList<>();
     Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
-    boolean index = config.splitMode == CompactionConfig.SplitMode.INDEX;
+    boolean index = config.splitMode == RlsmCompactionConfig.SplitMode.INDEX;
     for (int j = 0; j < partitions.size(); j++) {
       PartitionSummary q = partitions.get(j);
       if (j != i) {
-        targets.add(new Target(q.low, q.high, q.members));
+        targets.add(new Target(q.low, q.high, q.segments));
       } else {
-        List<String> keep = index ? p.members : List.of();
+        List<String> keep = index ? p.segments : List.of();
         targets.add(new Target(lower[0], lower[1], keep));
         targets.add(new Target(upper[0], upper[1], keep));
       }
     }
     if (!index) {
-      for (String m : p.members) {
-        inputs.put(m, List.<byte[][]> of(new byte[][] { p.low, p.high }));
+      for (String seg : p.segments) {
+        inputs.put(seg, List.<byte[][]> of(new byte[][] { p.low, p.high }));
       }
     }
     return new CompactionPlan(Kind.SPLIT, reason, targets, inputs,
@@ -225,10 +225,10 @@ public final class RlsmCompactionPlanner {
     for (int j = 0; j < partitions.size(); j++) {
       PartitionSummary q = partitions.get(j);
       if (j < from || j > to) {
-        targets.add(new Target(q.low, q.high, q.members));
+        targets.add(new Target(q.low, q.high, q.segments));
       } else {
-        for (String m : q.members) {
-          inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { q.low, q.high });
+        for (String seg : q.segments) {
+          inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { q.low, q.high });
         }
         if (j == to) {
           targets.add(new Target(partitions.get(from).low, q.high, List.of()));
@@ -257,8 +257,8 @@ public final class RlsmCompactionPlanner {
       PartitionSummary p = partitions.get(i);
       lows[i] = p.low;
       highs[i] = p.high;
-      for (String m : p.members) {
-        inputs.computeIfAbsent(m, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+      for (String seg : p.segments) {
+        inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }
     RowPlacement placement =
@@ -289,7 +289,7 @@ public final class RlsmCompactionPlanner {
   public static Set<String> retired(List<PartitionSummary> before, CompactionPlan plan) {
     Set<String> gone = new LinkedHashSet<>(plan.appendedVictims());
     for (PartitionSummary p : before) {
-      gone.addAll(p.members);
+      gone.addAll(p.segments);
     }
     Set<String> kept = new HashSet<>(plan.referenced());
     gone.removeAll(kept);

@@ -7,10 +7,13 @@ package org.apache.hadoop.hbase.rlsm.format;
 public enum FileRole {
   /** Level-0: one memstore flush, rows in hash order, with a key-level Bloom filter. */
   FLUSH(0, 0),
-  /** Level-1: one immutable segment of a partition, written by a range-append or a rewrite. */
+  /**
+   * Level-1: a segment written for one or more partitions by a range-append or a rewrite. (A
+   * Level-0 file linked into Level-1 is a segment too but keeps its role {@link #FLUSH}.)
+   */
   SEGMENT(1, 1),
   /**
-   * Level-1 manifest: no rows; its meta section lists every Level-1 partition (range and member
+   * Level-1 manifest: no rows; its meta section lists every Level-1 partition (range and segment
    * files). Each compaction writes a new one as its commit point (see docs/format/rlsm-file.md).
    */
   MANIFEST(2, 1);

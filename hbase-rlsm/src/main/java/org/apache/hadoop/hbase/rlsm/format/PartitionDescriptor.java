@@ -8,27 +8,27 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * One Level-1 partition as a manifest records it: a closed key range {@code [low, high]} (both
- * are row keys that occur in the partition) and the names of its member files, oldest first. A
- * member may be shared with other partitions (after an index split, or a linked Level-0 file);
+ * are row keys that occur in the partition) and the names of its segments, oldest first. A
+ * segment may be shared with other partitions (after an index split, or a linked Level-0 file);
  * only its rows inside the range belong to this partition.
  *
  * <p>Encoding of a list (the {@code manifest.partitions} meta value): u32 count, then per
- * partition u16 low length, low, u16 high length, high, u32 member count, then per member u16
+ * partition u16 low length, low, u16 high length, high, u32 segment count, then per segment u16
  * length and UTF-8 name. Partitions are stored in ascending, disjoint range order.
  */
 public final class PartitionDescriptor {
   private final byte[] low;
   private final byte[] high;
-  private final List<String> members;
+  private final List<String> segments;
 
-  public PartitionDescriptor(byte[] low, byte[] high, List<String> members) {
+  public PartitionDescriptor(byte[] low, byte[] high, List<String> segments) {
     if (Bytes.compareTo(low, high) > 0) {
       throw new IllegalArgumentException("Expected low <= high but was " + Bytes.toStringBinary(low)
         + " > " + Bytes.toStringBinary(high));
     }
     this.low = low;
     this.high = high;
-    this.members = Collections.unmodifiableList(new ArrayList<>(members));
+    this.segments = Collections.unmodifiableList(new ArrayList<>(segments));
   }
 
   public byte[] low() {
@@ -39,8 +39,8 @@ public final class PartitionDescriptor {
     return high;
   }
 
-  public List<String> members() {
-    return members;
+  public List<String> segments() {
+    return segments;
   }
 
   public static byte[] encodeList(List<PartitionDescriptor> partitions) {
@@ -48,8 +48,8 @@ public final class PartitionDescriptor {
     w.i32(partitions.size());
     for (PartitionDescriptor p : partitions) {
       w.u16(p.low.length).bytes(p.low).u16(p.high.length).bytes(p.high);
-      w.i32(p.members.size());
-      for (String m : p.members) {
+      w.i32(p.segments.size());
+      for (String m : p.segments) {
         byte[] b = m.getBytes(StandardCharsets.UTF_8);
         w.u16(b.length).bytes(b);
       }
@@ -77,13 +77,13 @@ public final class PartitionDescriptor {
       }
       int m = r.i32();
       if (m < 1 || m > r.remaining()) {
-        throw r.corrupt("bad member count " + m + " in partition " + i);
+        throw r.corrupt("bad segment count " + m + " in partition " + i);
       }
-      List<String> members = new ArrayList<>(m);
+      List<String> segments = new ArrayList<>(m);
       for (int j = 0; j < m; j++) {
-        members.add(new String(r.bytes(r.u16()), StandardCharsets.UTF_8));
+        segments.add(new String(r.bytes(r.u16()), StandardCharsets.UTF_8));
       }
-      out.add(new PartitionDescriptor(low, high, members));
+      out.add(new PartitionDescriptor(low, high, segments));
       prevHigh = high;
     }
     if (r.remaining() != 0) {
@@ -94,6 +94,6 @@ public final class PartitionDescriptor {
 
   @Override
   public String toString() {
-    return "[" + Bytes.toStringBinary(low) + ", " + Bytes.toStringBinary(high) + "] " + members;
+    return "[" + Bytes.toStringBinary(low) + ", " + Bytes.toStringBinary(high) + "] " + segments;
   }
 }

@@ -123,7 +123,7 @@ public final class RlsmDump {
         sb.append(parts.size()).append(" partitions");
         for (PartitionDescriptor p : parts) {
           sb.append("\n    [").append(Bytes.toStringBinary(p.low())).append(", ")
-            .append(Bytes.toStringBinary(p.high())).append("] ").append(p.members());
+            .append(Bytes.toStringBinary(p.high())).append("] ").append(p.segments());
         }
         return sb.toString();
       default:

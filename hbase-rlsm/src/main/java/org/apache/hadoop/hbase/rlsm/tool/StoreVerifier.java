@@ -170,19 +170,19 @@ public final class StoreVerifier {
       }
       String family = families.get(newest.getPath().getName());
       for (PartitionDescriptor p : parts) {
-        for (String member : p.members()) {
-          listed.add(member);
-          FileRole role = roles.get(member);
-          if (!roles.containsKey(member)) {
-            damage(name, at, "partition " + range(p) + " lists member " + member
+        for (String segment : p.segments()) {
+          listed.add(segment);
+          FileRole role = roles.get(segment);
+          if (!roles.containsKey(segment)) {
+            damage(name, at, "partition " + range(p) + " lists segment " + segment
               + " that is not in " + store);
           } else if (role == null) {
-            damage(name, at, "partition " + range(p) + " lists member " + member
+            damage(name, at, "partition " + range(p) + " lists segment " + segment
               + " that is not a readable RLSM file");
           } else if (role == FileRole.MANIFEST) {
-            damage(name, at, "partition " + range(p) + " lists the manifest " + member);
-          } else if (!family.equals(families.get(member))) {
-            damage(name, at, "member " + member + " is of family " + families.get(member)
+            damage(name, at, "partition " + range(p) + " lists the manifest " + segment);
+          } else if (!family.equals(families.get(segment))) {
+            damage(name, at, "segment " + segment + " is of family " + families.get(segment)
               + ", the manifest of family " + family);
           }
         }
@@ -220,7 +220,7 @@ public final class StoreVerifier {
     try {
       if (!RlsmFileFormat.isRlsmFileElseHFile(fs, p)) {
         if (roles != null) {
-          roles.remove(name); // a bulk-loaded HFile: Level-0, never a manifest member
+          roles.remove(name); // a bulk-loaded HFile: Level-0, never a Level-1 segment
         }
         return null;
       }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Kind;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig.SplitMode;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.Test;
@@ -41,13 +42,14 @@ public class TestRlsmCompactionPlanner {
     return new FileSummary(name, r[0], r[r.length - 1], keys.length, keys.length * 100L, true);
   }
 
-  private PartitionSummary partition(int low, int high, long bytes, String... members) {
-    return new PartitionSummary(k(low), k(high), List.of(members), bytes, 10, 10);
+  private PartitionSummary partition(int low, int high, long bytes, String... segments) {
+    return new PartitionSummary(k(low), k(high), List.of(segments), bytes, 10, 10);
   }
 
-  private static RlsmCompactionPlanner planner(CompactionConfig.SplitMode mode) {
-    return new RlsmCompactionPlanner(
-      new CompactionConfig(3, 16, 2, 1000, mode, 100, 4, 0.5, true));
+  private static RlsmCompactionPlanner planner(SplitMode mode) {
+    return new RlsmCompactionPlanner(RlsmCompactionConfig.builder().l0Trigger(3).maxVictims(16)
+      .newPartitionMinRows(2).splitBytes(1000).splitMode(mode).mergeBytes(100).maxSegments(4)
+      .maxDeadFraction(0.5).rewriteDropDeletes(true).build());
   }
 
   @Test
@@ -70,7 +72,7 @@ public class TestRlsmCompactionPlanner {
       "s2"));
     List<FileSummary> l0 = List.of(file("a", 4, 7, 11, 15), file("b", 9, 18, 23),
       file("c", 12, 13));
-    CompactionPlan plan = planner(CompactionConfig.SplitMode.INDEX).plan(l0, parts, false, source);
+    CompactionPlan plan = planner(SplitMode.INDEX).plan(l0, parts, false, source);
     assertEquals(Kind.APPEND, plan.kind());
     assertEquals(List.of("c"), plan.linkedVictims());
     assertEquals(List.of("a", "b"), plan.appendedVictims());
@@ -84,7 +86,7 @@ public class TestRlsmCompactionPlanner {
 
   @Test
   public void belowTriggerNothingOrLoadBalancing() {
-    RlsmCompactionPlanner p = planner(CompactionConfig.SplitMode.INDEX);
+    RlsmCompactionPlanner p = planner(SplitMode.INDEX);
     List<FileSummary> l0 = List.of(file("a", 1, 2), file("b", 3, 4));
     assertNull(p.plan(l0, List.of(), false, source));
     assertFalse(p.needsCompaction(l0, List.of()));
@@ -99,7 +101,7 @@ public class TestRlsmCompactionPlanner {
     assertEquals(Set.of(), RlsmCompactionPlanner.retired(parts, split));
 
     CompactionPlan rewrite =
-      planner(CompactionConfig.SplitMode.REWRITE).plan(List.of(), parts, false, source);
+      planner(SplitMode.REWRITE).plan(List.of(), parts, false, source);
     assertEquals(Kind.SPLIT, rewrite.kind());
     assertEquals(Set.of("big"), rewrite.inputs().keySet());
     assertTrue("no Level-0 overlaps, deletes may go", rewrite.dropDeletes());
@@ -108,7 +110,7 @@ public class TestRlsmCompactionPlanner {
 
   @Test
   public void cleanupMergeAndMajor() {
-    RlsmCompactionPlanner p = planner(CompactionConfig.SplitMode.INDEX);
+    RlsmCompactionPlanner p = planner(SplitMode.INDEX);
     for (String s : new String[] { "m1", "m2", "m3", "m4", "m5", "t1", "t2" }) {
       rows.put(s, new byte[][] { k(1) });
     }

@@ -25,7 +25,7 @@ import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -49,9 +49,9 @@ public class TestRlsmCompaction {
   private static TableName create(String name, String splitMode) throws Exception {
     TableName tn = TableName.valueOf(name);
     ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
-      .setConfiguration(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(400 * 1024))
-      .setConfiguration(CompactionConfig.SPLIT_MODE_KEY, splitMode)
-      .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "6");
+      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(400 * 1024))
+      .setConfiguration(RlsmCompactionConfig.SPLIT_MODE_KEY, splitMode)
+      .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "6");
     util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
       .setColumnFamily(cf.build()).build());
     return tn;

@@ -29,7 +29,7 @@ import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -37,8 +37,9 @@ import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
- * 500,000 writes (inserts, updates and deletes over 150,000 rows) with small split, merge and
- * clean-up sizes so that many appends, links, splits, clean-ups and merges run. After every
+ * 150,000 writes (inserts, updates and deletes over 45,000 rows; -Drlsm.scale.writes=N writes N
+ * over 0.3 N rows) with small split, merge and clean-up sizes so that many appends, links,
+ * splits, clean-ups and merges run. After every
  * compaction the manifest's partitions are disjoint and ordered; at checkpoints a full scan
  * equals an oracle (every row its latest value, deleted rows absent), and sampled Gets agree.
  */
@@ -92,16 +93,20 @@ public class TestRlsmCompactionAtScale {
   }
 
   @Test
-  public void halfAMillionWritesThroughManyCompactions() throws Exception {
+  public void manyWritesThroughManyCompactions() throws Exception {
     TableName tn = TableName.valueOf("scale");
+    // 150,000 writes by default keep the class within minutes on a loaded two-core machine (the
+    // long mode, -Drlsm.scale.writes=500000, took 21 minutes there); split and merge sizes shrink
+    // with the data, so that as many compactions, splits and merges run either way.
+    int writes = Integer.getInteger("rlsm.scale.writes", 150_000);
+    int rows = writes * 3 / 10;
+    long splitBytes = 1024L * 1024 * writes / 500_000;
     ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
-      .setConfiguration(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(1024 * 1024))
-      .setConfiguration(CompactionConfig.MERGE_BYTES_KEY, Long.toString(256 * 1024))
-      .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "6");
+      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(splitBytes))
+      .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, Long.toString(splitBytes / 4))
+      .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "6");
     util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
       .setColumnFamily(cf.build()).build());
-    int rows = 150_000;
-    int writes = Integer.getInteger("rlsm.scale.writes", 500_000);
     int rounds = 40;
     Random rnd = new Random(99);
     // Explicit increasing timestamps: within one batch HBase gives every mutation the same

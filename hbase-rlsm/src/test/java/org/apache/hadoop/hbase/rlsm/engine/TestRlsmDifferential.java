@@ -30,7 +30,7 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -74,9 +74,9 @@ public class TestRlsmDifferential {
     if (rlsm) {
       RlsmTables.configure(cf);
       RlsmTables.configure(tb);
-      cf.setConfiguration(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(96 * 1024))
-        .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "4")
-        .setConfiguration(CompactionConfig.REWRITE_DROP_DELETES_KEY, "false");
+      cf.setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(96 * 1024))
+        .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4")
+        .setConfiguration(RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY, "false");
     } else {
       cf.setConfiguration("hbase.hstore.compactionThreshold", "1000")
         .setConfiguration(HConstants.MAJOR_COMPACTION_PERIOD, "0");

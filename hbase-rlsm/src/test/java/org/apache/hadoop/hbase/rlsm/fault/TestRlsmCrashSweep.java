@@ -33,7 +33,7 @@ import org.apache.hadoop.hbase.regionserver.RegionScanner;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.tool.Damage;
 import org.apache.hadoop.hbase.rlsm.tool.StoreVerifier;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -108,9 +108,9 @@ public class TestRlsmCrashSweep {
 
   private static TableDescriptor descriptor(String name, Map<String, String> family) {
     ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
-      .setConfiguration(CompactionConfig.MAX_DEAD_FRACTION_KEY, "1.0")
-      .setConfiguration(CompactionConfig.MAX_SEGMENTS_KEY, "32")
-      .setConfiguration(CompactionConfig.MERGE_BYTES_KEY, "0");
+      .setConfiguration(RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, "1.0")
+      .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "32")
+      .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, "0");
     family.forEach(cf::setConfiguration);
     return RlsmTables.configure(TableDescriptorBuilder.newBuilder(TableName.valueOf(name)))
       .setColumnFamily(cf.build()).build();
@@ -331,8 +331,8 @@ public class TestRlsmCrashSweep {
 
   private void sweepSplit(String name, String mode, KindCheck kind) throws Exception {
     sweep(name, NONE, (r, o) -> firstPartition(r, o, 600),
-      Map.of(CompactionConfig.SPLIT_BYTES_KEY, Long.toString(48 * 1024),
-        CompactionConfig.SPLIT_MODE_KEY, mode),
+      Map.of(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(48 * 1024),
+        RlsmCompactionConfig.SPLIT_MODE_KEY, mode),
       (r, o) -> { }, r -> r.compact(false), kind);
   }
 
@@ -347,7 +347,7 @@ public class TestRlsmCrashSweep {
         }
         compactUntilSettled(r);
       }
-    }, Map.of(CompactionConfig.MAX_SEGMENTS_KEY, "3"), (r, o) -> { },
+    }, Map.of(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "3"), (r, o) -> { },
       r -> r.compact(false), (b, a) -> a.cleanup > b.cleanup);
   }
 
@@ -361,7 +361,7 @@ public class TestRlsmCrashSweep {
       }
       compactUntilSettled(r);
       assertEquals("two partitions", 2, stats(r).getPartitions());
-    }, Map.of(CompactionConfig.MERGE_BYTES_KEY, Long.toString(4L << 20)), (r, o) -> { },
+    }, Map.of(RlsmCompactionConfig.MERGE_BYTES_KEY, Long.toString(4L << 20)), (r, o) -> { },
       r -> r.compact(false), (b, a) -> a.merge > b.merge);
   }
 }

@@ -28,7 +28,7 @@ import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.compaction.CompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
@@ -123,7 +123,7 @@ public final class WriteAmplificationBench {
       RlsmTables.configure(cf);
       RlsmTables.configure(tb);
       String[] parts = engine.split("-");
-      cf.setConfiguration(CompactionConfig.SPLIT_MODE_KEY, parts[1]);
+      cf.setConfiguration(RlsmCompactionConfig.SPLIT_MODE_KEY, parts[1]);
       if (parts.length > 2 && parts[2].equals("skiplist")) {
         RlsmTables.useDefaultMemStore(cf);
       }

@@ -37,7 +37,7 @@ import org.apache.yetus.audience.InterfaceAudience;
  * still be ordered by sequence id.
  */
 @InterfaceAudience.Private
-final class RlsmCompactor {
+final class RlsmCompactionRunner {
   /** Bytes written by one run, for the store's counters. */
   static final class Result {
     final List<Path> paths = new ArrayList<>();
@@ -51,7 +51,7 @@ final class RlsmCompactor {
   private final CompactionPlan plan;
   private final Collection<String> retired;
 
-  RlsmCompactor(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
+  RlsmCompactionRunner(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
     Collection<String> retired) {
     this.store = store;
     this.state = state;
@@ -60,10 +60,9 @@ final class RlsmCompactor {
   }
 
   private HStoreFile file(String name) throws IOException {
-    for (HStoreFile f : state.all) {
-      if (f.getPath().getName().equals(name)) {
-        return f;
-      }
+    HStoreFile f = state.byName.get(name);
+    if (f != null) {
+      return f;
     }
     throw new IOException("compaction input " + name + " is no longer in store " + store);
   }
@@ -223,13 +222,13 @@ final class RlsmCompactor {
     List<CompactionPlan.Target> targets = plan.targets();
     for (int i = 0; i < targets.size(); i++) {
       CompactionPlan.Target t = targets.get(i);
-      List<String> members = new ArrayList<>(t.keep);
+      List<String> segments = new ArrayList<>(t.keep);
       RlsmFileWriter w = byTarget.get(i);
       if (w != null) {
-        members.add(w.getPath().getName());
+        segments.add(w.getPath().getName());
       }
-      if (!members.isEmpty()) {
-        parts.add(new PartitionDescriptor(t.low, t.high, members));
+      if (!segments.isEmpty()) {
+        parts.add(new PartitionDescriptor(t.low, t.high, segments));
       }
     }
     for (HStoreFile f : state.all) {

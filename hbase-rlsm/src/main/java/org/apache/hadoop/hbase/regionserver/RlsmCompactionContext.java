@@ -1,0 +1,112 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
+import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
+import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
+import org.apache.hadoop.hbase.security.User;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
+import org.apache.yetus.audience.InterfaceAudience;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One RLSM compaction as HBase drives it: {@link #select} asks the {@link RlsmCompactionPlanner}
+ * for a plan against the store's current layout and hands HBase the files the plan retires (so
+ * HBase marks them compacting and later archives them); {@link #compact} has the
+ * {@link RlsmCompactionRunner} write the plan's outputs, which HBase then commits.
+ *
+ * <p>Select and compact run on one compaction thread; the layout read in select is immutable, so
+ * the plan and the files it names stay consistent until HBase commits the outputs.
+ */
+@InterfaceAudience.Private
+final class RlsmCompactionContext extends CompactionContext {
+  private static final Logger LOG = LoggerFactory.getLogger(RlsmCompactionContext.class);
+
+  private final HStore store;
+  private final RlsmStoreFileManager storeFileManager;
+  private final RlsmCompactionPlanner planner;
+  private final RlsmStoreStats stats;
+  private CompactionPlan plan;
+  private RlsmStoreFileManager.State state;
+  private Set<String> retired;
+
+  RlsmCompactionContext(HStore store, RlsmStoreFileManager storeFileManager,
+    RlsmCompactionPlanner planner, RlsmStoreStats stats) {
+    this.store = store;
+    this.storeFileManager = storeFileManager;
+    this.planner = planner;
+    this.stats = stats;
+  }
+
+  @Override
+  public List<HStoreFile> preSelect(List<HStoreFile> filesCompacting) {
+    return Collections.emptyList();
+  }
+
+  @Override
+  public boolean select(List<HStoreFile> filesCompacting, boolean isUserCompaction,
+    boolean mayUseOffPeak, boolean forceMajor) throws IOException {
+    // HStore dereferences the request after select; an empty one means "nothing to do".
+    request = new CompactionRequestImpl(Collections.emptyList());
+    if (!filesCompacting.isEmpty()) {
+      return false;
+    }
+    state = storeFileManager.state();
+    List<PartitionSummary> before = state.partitionSummaries();
+    try {
+      plan = planner.plan(state.level0Summaries(), before, forceMajor, new RlsmStoreRows(state));
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    if (plan == null) {
+      return false;
+    }
+    retired = new HashSet<>(RlsmCompactionPlanner.retired(before, plan));
+    if (state.manifest != null) {
+      retired.add(state.manifest.getPath().getName());
+    }
+    List<HStoreFile> files = new ArrayList<>();
+    for (HStoreFile f : state.all) {
+      if (retired.contains(f.getPath().getName())) {
+        files.add(f);
+      }
+    }
+    request = new CompactionRequestImpl(files);
+    request.setIsMajor(plan.kind() == CompactionPlan.Kind.MAJOR, true);
+    LOG.info("RLSM compaction selected for {}: {}", store, plan);
+    return !files.isEmpty();
+  }
+
+  @Override
+  public List<Path> compact(ThroughputController throughputController, User user)
+    throws IOException {
+    if (plan == null) {
+      throw new DoNotRetryIOException("RLSM store " + store
+        + " cannot run the compaction of " + request.getFiles().size()
+        + " files a coprocessor forced; nothing was changed");
+    }
+    long start = EnvironmentEdgeManager.currentTime();
+    RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, retired)
+      .run(request, throughputController, user);
+    long millis = EnvironmentEdgeManager.currentTime() - start;
+    stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes,
+      plan.linkedVictims().size(), millis);
+    LOG.info("RLSM {} of {} wrote {} data bytes in {} segments and a {}-byte manifest, read {}"
+      + " bytes, linked {} files, retired {} files, in {} ms; store counters: {}", plan.kind(),
+      store, r.dataBytes, r.paths.size() - 1, r.manifestBytes, r.readBytes,
+      plan.linkedVictims().size(), retired.size(), millis, stats);
+    return r.paths;
+  }
+}

@@ -1,0 +1,186 @@
+package org.apache.hadoop.hbase.rlsm.compaction;
+
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Compaction keys of the RLSM engine (listed with defaults in docs/configuration.md) and their
+ * checked values. Read from the store's configuration, so each can be set per table or column
+ * family; tests set values by name through {@link #builder()}. (HBase's own
+ * {@code CompactionConfiguration} holds the default engine's keys; RLSM reads none of those.)
+ */
+public final class RlsmCompactionConfig {
+  /** Contract key: compact when this many Level-0 files exist (the RLSM paper's threshold). */
+  public static final String L0_TRIGGER_KEY = "hbase.rlsm.compaction.l0.trigger";
+  public static final int DEFAULT_L0_TRIGGER = 3;
+  /** Most Level-0 files one range-append takes (union-set victims first, then densest). */
+  public static final String MAX_VICTIMS_KEY = "hbase.rlsm.compaction.max.victims";
+  public static final int DEFAULT_MAX_VICTIMS = 16;
+  /** Rows that must fall in one gap between partitions to start a new partition there. */
+  public static final String NEW_PARTITION_MIN_ROWS_KEY =
+    "hbase.rlsm.compaction.new.partition.min.rows";
+  public static final int DEFAULT_NEW_PARTITION_MIN_ROWS = 2;
+  /** Contract key: split a partition holding more bytes than this (the RLSM paper's 120 MB). */
+  public static final String SPLIT_BYTES_KEY = "hbase.rlsm.partition.split.bytes";
+  public static final long DEFAULT_SPLIT_BYTES = 120L * 1024 * 1024;
+  /**
+   * Whether split, merge and clean-up rewrites drop delete markers when no Level-0 file overlaps
+   * the rewritten range (all data of the range is then in the inputs). False keeps markers until a
+   * major compaction, as HBase's default engine does; the two differ only for a put whose
+   * timestamp is older than an earlier delete (HBase book, "Deletes mask Puts").
+   */
+  public static final String REWRITE_DROP_DELETES_KEY =
+    "hbase.rlsm.compaction.rewrite.drop.deletes";
+  public static final boolean DEFAULT_REWRITE_DROP_DELETES = true;
+  /** {@code index} (new heads share the segments) or {@code rewrite} (the RLSM paper's). */
+  public static final String SPLIT_MODE_KEY = "hbase.rlsm.partition.split.mode";
+  public static final SplitMode DEFAULT_SPLIT_MODE = SplitMode.INDEX;
+  /** Neighbours both smaller than this are merged; default split bytes / 16. */
+  public static final String MERGE_BYTES_KEY = "hbase.rlsm.partition.merge.bytes";
+  /** Chain clean-up: rewrite a partition that has more segments than this. */
+  public static final String MAX_SEGMENTS_KEY = "hbase.rlsm.partition.max.segments";
+  public static final int DEFAULT_MAX_SEGMENTS = 32;
+  /** Chain clean-up: rewrite a partition whose superseded share of row entries exceeds this. */
+  public static final String MAX_DEAD_FRACTION_KEY = "hbase.rlsm.partition.max.dead.fraction";
+  public static final double DEFAULT_MAX_DEAD_FRACTION = 0.5;
+
+  /** How an oversized partition is divided. */
+  public enum SplitMode {
+    INDEX, REWRITE
+  }
+
+  final int l0Trigger;
+  final int maxVictims;
+  final int newPartitionMinRows;
+  final long splitBytes;
+  final SplitMode splitMode;
+  final long mergeBytes;
+  final int maxSegments;
+  final double maxDeadFraction;
+  final boolean rewriteDropDeletes;
+
+  /** The values of {@code conf}, defaults for keys it does not set. */
+  public RlsmCompactionConfig(Configuration conf) {
+    this(builder().l0Trigger(conf.getInt(L0_TRIGGER_KEY, DEFAULT_L0_TRIGGER))
+      .maxVictims(conf.getInt(MAX_VICTIMS_KEY, DEFAULT_MAX_VICTIMS))
+      .newPartitionMinRows(conf.getInt(NEW_PARTITION_MIN_ROWS_KEY, DEFAULT_NEW_PARTITION_MIN_ROWS))
+      .splitBytes(conf.getLong(SPLIT_BYTES_KEY, DEFAULT_SPLIT_BYTES))
+      .splitMode(SplitMode.valueOf(conf.get(SPLIT_MODE_KEY, DEFAULT_SPLIT_MODE.name()).trim()
+        .toUpperCase(Locale.ROOT)))
+      .mergeBytes(conf.getLong(MERGE_BYTES_KEY, conf.getLong(SPLIT_BYTES_KEY, DEFAULT_SPLIT_BYTES)
+        / 16))
+      .maxSegments(conf.getInt(MAX_SEGMENTS_KEY, DEFAULT_MAX_SEGMENTS))
+      .maxDeadFraction(conf.getDouble(MAX_DEAD_FRACTION_KEY, DEFAULT_MAX_DEAD_FRACTION))
+      .rewriteDropDeletes(conf.getBoolean(REWRITE_DROP_DELETES_KEY, DEFAULT_REWRITE_DROP_DELETES)));
+  }
+
+  private RlsmCompactionConfig(Builder b) {
+    long mergeBytes = b.mergeBytes != null ? b.mergeBytes : b.splitBytes / 16;
+    check(b.l0Trigger >= 2, L0_TRIGGER_KEY + " must be at least 2 but was " + b.l0Trigger);
+    check(b.maxVictims >= 1, MAX_VICTIMS_KEY + " must be at least 1 but was " + b.maxVictims);
+    check(b.newPartitionMinRows >= 1, NEW_PARTITION_MIN_ROWS_KEY + " must be at least 1");
+    check(b.splitBytes > 0, SPLIT_BYTES_KEY + " must be positive but was " + b.splitBytes);
+    check(mergeBytes >= 0 && mergeBytes < b.splitBytes,
+      MERGE_BYTES_KEY + " must be in [0, split bytes) but was " + mergeBytes);
+    check(b.maxSegments >= 2, MAX_SEGMENTS_KEY + " must be at least 2 but was " + b.maxSegments);
+    check(b.maxDeadFraction > 0 && b.maxDeadFraction <= 1,
+      MAX_DEAD_FRACTION_KEY + " must be in (0, 1] but was " + b.maxDeadFraction);
+    this.l0Trigger = b.l0Trigger;
+    this.maxVictims = b.maxVictims;
+    this.newPartitionMinRows = b.newPartitionMinRows;
+    this.splitBytes = b.splitBytes;
+    this.splitMode = b.splitMode;
+    this.mergeBytes = mergeBytes;
+    this.maxSegments = b.maxSegments;
+    this.maxDeadFraction = b.maxDeadFraction;
+    this.rewriteDropDeletes = b.rewriteDropDeletes;
+  }
+
+  /** A builder starting from the defaults; each setter is named after its key. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  private static void check(boolean ok, String msg) {
+    if (!ok) {
+      throw new IllegalArgumentException(msg);
+    }
+  }
+
+  /**
+   * Named values for {@link RlsmCompactionConfig}, starting from the defaults; {@link #build}
+   * checks them (an {@link IllegalArgumentException} names the key of a bad value).
+   */
+  public static final class Builder {
+    private int l0Trigger = DEFAULT_L0_TRIGGER;
+    private int maxVictims = DEFAULT_MAX_VICTIMS;
+    private int newPartitionMinRows = DEFAULT_NEW_PARTITION_MIN_ROWS;
+    private long splitBytes = DEFAULT_SPLIT_BYTES;
+    private SplitMode splitMode = DEFAULT_SPLIT_MODE;
+    private Long mergeBytes; // null: split bytes / 16
+    private int maxSegments = DEFAULT_MAX_SEGMENTS;
+    private double maxDeadFraction = DEFAULT_MAX_DEAD_FRACTION;
+    private boolean rewriteDropDeletes = DEFAULT_REWRITE_DROP_DELETES;
+
+    private Builder() {
+    }
+
+    /** {@link #L0_TRIGGER_KEY}. */
+    public Builder l0Trigger(int files) {
+      this.l0Trigger = files;
+      return this;
+    }
+
+    /** {@link #MAX_VICTIMS_KEY}. */
+    public Builder maxVictims(int files) {
+      this.maxVictims = files;
+      return this;
+    }
+
+    /** {@link #NEW_PARTITION_MIN_ROWS_KEY}. */
+    public Builder newPartitionMinRows(int rows) {
+      this.newPartitionMinRows = rows;
+      return this;
+    }
+
+    /** {@link #SPLIT_BYTES_KEY}. */
+    public Builder splitBytes(long bytes) {
+      this.splitBytes = bytes;
+      return this;
+    }
+
+    /** {@link #SPLIT_MODE_KEY}. */
+    public Builder splitMode(SplitMode mode) {
+      this.splitMode = mode;
+      return this;
+    }
+
+    /** {@link #MERGE_BYTES_KEY}; unset, split bytes / 16. */
+    public Builder mergeBytes(long bytes) {
+      this.mergeBytes = bytes;
+      return this;
+    }
+
+    /** {@link #MAX_SEGMENTS_KEY}. */
+    public Builder maxSegments(int segments) {
+      this.maxSegments = segments;
+      return this;
+    }
+
+    /** {@link #MAX_DEAD_FRACTION_KEY}. */
+    public Builder maxDeadFraction(double fraction) {
+      this.maxDeadFraction = fraction;
+      return this;
+    }
+
+    /** {@link #REWRITE_DROP_DELETES_KEY}. */
+    public Builder rewriteDropDeletes(boolean drop) {
+      this.rewriteDropDeletes = drop;
+      return this;
+    }
+
+    public RlsmCompactionConfig build() {
+      return new RlsmCompactionConfig(this);
+    }
+  }
+}
