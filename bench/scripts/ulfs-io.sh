@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# ulfs against the kernel file system on the same disk (issue 5's benchmark), side by side in one
+# ulfs against the kernel file system on the same disk (docs/benchmarks.md), side by side in one
 # run: random 4 KB and 64 KB preads and sequential 4 KB and 64 KB appends each followed by hsync,
 # through ulfs (io_uring and POSIX backends), Hadoop's LocalFileSystem (checksummed, preads only)
 # and RawLocalFileSystem, and a plain FileChannel. JMH benchmark UlfsIoBenchmark (bench/jmh);
-# what each case means: docs/benchmarks.md, section "ulfs vs the kernel file system".
+# what each case means: docs/benchmark-methods.md; results: docs/benchmarks.md.
 #
 #   bench/scripts/ulfs-io.sh                     everything, JMH's short defaults (~25 min)
 #   bench/scripts/ulfs-io.sh -wi 3 -i 5 -r 3s     any JMH option (longer iterations, ...)

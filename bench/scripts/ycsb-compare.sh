@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # YCSB workloads A-F side by side on HBase's default engine, the stripe engine, RLSM and RLSM on
-# ulfs, in one run on this machine (docs/benchmarks.md, section "YCSB side by side"):
+# ulfs, in one run on this machine (docs/benchmarks.md, section "YCSB A–F side by side"):
 #   bench/scripts/ycsb-compare.sh [--records N] [--operations N] [--scan-operations N]
 #       [--threads N] [--engines LIST] [--field-length B] [--flush-mb MB] [--heap SIZE]
 #       [--compaction-mbps MB] [--max-phase-seconds S] [--settle-seconds S] [--name NAME]
@@ -217,7 +217,7 @@ write_conf() {
   <!-- Archived store files are kept for the whole run: write amplification counts them. -->
   <property><name>hbase.master.hfilecleaner.ttl</name><value>604800000</value></property>
   <!-- One region per table for every engine (RLSM tables never split): the engines compare
-       store against store, as in the paper's setting. -->
+       store against store, as in the RLSM paper's setting. -->
   <property>
     <name>hbase.regionserver.region.split.policy</name>
     <value>org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy</value>

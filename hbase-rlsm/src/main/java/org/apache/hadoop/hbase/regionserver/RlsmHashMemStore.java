@@ -15,11 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RLSM hash memstore: the paper's hash buffer in place of HBase's sorted skip list. A column
- * family uses it when {@code hbase.regionserver.memstore.class} names this class and in-memory
- * compaction is NONE ({@code RlsmTables} sets both). Writes go to the active
- * {@link HashCellTable} (a hash map of small sorted rows); {@link #snapshot()} freezes it into a
- * {@link RlsmHashSegment} for the flusher, which writes the rows in hash order without sorting.
+ * The RLSM hash memstore: the RLSM paper's hash buffer in place of HBase's sorted skip list
+ * (docs/design.md). A column family uses it when {@code hbase.regionserver.memstore.class} names
+ * this class and in-memory compaction is NONE ({@code RlsmTables} sets both). Writes go to the
+ * active {@link HashCellTable} (a hash map of small sorted rows); {@link #snapshot()} freezes it
+ * into a {@link RlsmHashSegment} for the flusher, which writes the rows in hash order without
+ * sorting.
  *
  * <p>Lifecycle and accounting mirror {@code DefaultMemStore}: each new active table reports its
  * fixed overhead to the region, every add reports its delta through the caller's

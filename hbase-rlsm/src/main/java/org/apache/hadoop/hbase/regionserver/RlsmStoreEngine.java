@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The RLSM store engine (contract name). A column family uses it when its configuration sets
+ * The RLSM store engine (users type this name). A column family uses it when its configuration sets
  * {@code hbase.hstore.engine.class} to this class; {@link org.apache.hadoop.hbase.rlsm.RlsmTables}
  * builds such descriptors. Flushes write hash-ordered Level-0 RLSM files; compactions move them
  * into Level-1 partitions ({@link RlsmCompactionPlanner} decides, {@link RlsmCompactionRunner}

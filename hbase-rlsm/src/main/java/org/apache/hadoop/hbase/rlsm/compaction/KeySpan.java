@@ -1,9 +1,9 @@
 package org.apache.hadoop.hbase.rlsm.compaction;
 
 /**
- * A numeric view of row keys for density = rows / key span (seed digest §1 item 5). The first
- * eight bytes of a key, zero-padded, read as an unsigned big-endian number; spans of different
- * files are thereby on one scale. Keys that differ only after byte eight have span one.
+ * A numeric view of row keys for density = rows / key span (docs/design.md, "Range-append"). The
+ * first eight bytes of a key, zero-padded, read as an unsigned big-endian number; spans of
+ * different files are thereby on one scale. Keys that differ only after byte eight have span one.
  */
 public final class KeySpan {
   private KeySpan() {

@@ -3,10 +3,10 @@ package org.apache.hadoop.hbase.rlsm.compaction;
 import java.util.Comparator;
 
 /**
- * Linear-time selection of the k-th smallest element (the paper's median for partition splits,
- * seed digest §1 item 9): Blum-Floyd-Pratt-Rivest-Tarjan median of medians with a three-way
- * partition, so the worst case is O(n) comparisons even for sorted, reversed or all-equal input,
- * and no full sort is ever done. Reorders the array in place.
+ * Linear-time selection of the k-th smallest element (the RLSM paper's median for partition
+ * splits, docs/design.md "Load balancing"): Blum-Floyd-Pratt-Rivest-Tarjan median of medians with a
+ * three-way partition, so the worst case is O(n) comparisons even for sorted, reversed or all-equal
+ * input, and no full sort is ever done. Reorders the array in place.
  */
 public final class QuickselectPartitioner<T> {
   private final Comparator<? super T> cmp;

@@ -10,7 +10,7 @@ import org.apache.hadoop.conf.Configuration;
  * {@code CompactionConfiguration} holds the default engine's keys; RLSM reads none of those.)
  */
 public final class RlsmCompactionConfig {
-  /** Contract key: compact when this many Level-0 files exist (the paper's threshold). */
+  /** Contract key: compact when this many Level-0 files exist (the RLSM paper's threshold). */
   public static final String L0_TRIGGER_KEY = "hbase.rlsm.compaction.l0.trigger";
   public static final int DEFAULT_L0_TRIGGER = 3;
   /** Most Level-0 files one range-append takes (union-set victims first, then densest). */
@@ -20,7 +20,7 @@ public final class RlsmCompactionConfig {
   public static final String NEW_PARTITION_MIN_ROWS_KEY =
     "hbase.rlsm.compaction.new.partition.min.rows";
   public static final int DEFAULT_NEW_PARTITION_MIN_ROWS = 2;
-  /** Contract key: split a partition holding more bytes than this (the paper's 120 MB). */
+  /** Contract key: split a partition holding more bytes than this (the RLSM paper's 120 MB). */
   public static final String SPLIT_BYTES_KEY = "hbase.rlsm.partition.split.bytes";
   public static final long DEFAULT_SPLIT_BYTES = 120L * 1024 * 1024;
   /**
@@ -32,7 +32,7 @@ public final class RlsmCompactionConfig {
   public static final String REWRITE_DROP_DELETES_KEY =
     "hbase.rlsm.compaction.rewrite.drop.deletes";
   public static final boolean DEFAULT_REWRITE_DROP_DELETES = true;
-  /** {@code index} (new heads share the segments) or {@code rewrite} (the paper: two new files). */
+  /** {@code index} (new heads share the segments) or {@code rewrite} (the RLSM paper's). */
   public static final String SPLIT_MODE_KEY = "hbase.rlsm.partition.split.mode";
   public static final SplitMode DEFAULT_SPLIT_MODE = SplitMode.INDEX;
   /** Neighbours both smaller than this are merged; default split bytes / 16. */

@@ -16,8 +16,8 @@ import org.apache.hadoop.hbase.rlsm.index.RangeTree;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Chooses the next compaction of a store from summaries of its files (seed digest §1 items
- * 5-9). In order of priority: a user major compaction; a range-append when Level-0 has reached
+ * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
+ * RLSM). In order of priority: a user major compaction; a range-append when Level-0 has reached
  * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
  * too many segments or too much superseded data; a merge of two small neighbours.
  */

@@ -6,10 +6,11 @@ import java.util.List;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * Range-append placement (seed digest §1 item 5, Figure 3.4): every row of the victims goes to
- * the Level-1 partition whose range holds it; rows that fall in a gap between partitions create
- * a new partition when a gap receives at least {@code minRowsForNewPartition} rows, and otherwise
- * widen the partition after the gap (or, after the last partition, the one before it).
+ * Range-append placement (docs/design.md "Range-append", the RLSM paper's Figure 3.4): every row of
+ * the victims goes to the Level-1 partition whose range holds it; rows that fall in a gap between
+ * partitions create a new partition when a gap receives at least {@code minRowsForNewPartition}
+ * rows, and otherwise widen the partition after the gap (or, after the last partition, the one
+ * before it).
  *
  * <p>Ranges are closed {@code [low, high]}. Widening moves a bound only into its own gap, so the
  * resulting ranges stay disjoint and ascending.

@@ -5,10 +5,10 @@ import org.apache.hadoop.hbase.rlsm.format.ByteWriter;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 
 /**
- * Key-level Bloom filter on row keys, kept for Level-0 files whose key ranges overlap (seed
- * digest §1 item 10). Double hashing: probe i sets bit (h1 + i * h2) mod m, with h1 the record
- * order hash and h2 a second Murmur3 seed. Sized for n keys at false-positive rate p with
- * m = -n ln p / ln²2 bits and k = round(m/n · ln 2) probes.
+ * Key-level Bloom filter on row keys, kept for Level-0 files whose key ranges overlap
+ * (docs/design.md "Level-0 key Bloom filters"). Double hashing: probe i sets bit (h1 + i * h2) mod
+ * m, with h1 the record order hash and h2 a second Murmur3 seed. Sized for n keys at false-positive
+ * rate p with m = -n ln p / ln²2 bits and k = round(m/n · ln 2) probes.
  *
  * <p>Encoding: i64 bit count m, u8 probe count k, then ceil(m/64) i64 words.
  */

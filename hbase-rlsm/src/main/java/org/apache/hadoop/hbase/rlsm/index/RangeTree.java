@@ -11,10 +11,10 @@ import java.util.function.Function;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * The Level-1 range tree (seed digest §1 item 10): a balanced search tree of partitions keyed by
- * their low key. A point lookup takes the floor entry and checks the key against that
- * partition's high key; a range query returns the partitions overlapping a key interval.
- * Immutable once built; ranges are closed {@code [low, high]} and must be disjoint.
+ * The Level-1 range tree (docs/design.md "Level-1 range tree"): a balanced search tree of
+ * partitions keyed by their low key. A point lookup takes the floor entry and checks the key
+ * against that partition's high key; a range query returns the partitions overlapping a key
+ * interval. Immutable once built; ranges are closed {@code [low, high]} and must be disjoint.
  */
 public final class RangeTree<P> {
   private final NavigableMap<byte[], P> byLow;

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The rows of one immutable file in key order: built once per file (an index sort of its hash
  * index, no data read) and cached, so a scan reads records in key order instead of sorting the
- * file's data per scan as the paper did.
+ * file's data per scan as the RLSM paper did (docs/design.md "Reads and scans").
  */
 public final class SortedRowView {
   private final HashIndex index;

@@ -26,8 +26,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Records a ulfs page-access trace of a real HBase workload for {@code ulfs-cachesim}: a mini
  * cluster whose {@code hbase.rootdir} is {@code ulfs:///hbase} (a fresh image) loads an RLSM
  * table, in key order ({@code seq}) or in random order ({@code random}), then serves Zipfian
- * gets that favour small keys (the seed's workload: after a sequential load the hot keys sit in
- * the oldest data, after a random load they are spread over every file). Run by
+ * gets that favour small keys (the UserFS paper's workload, docs/design.md: after a sequential load
+ * the hot keys sit in the oldest data, after a random load they are spread over every file). Run by
  * {@code bench/scripts/cache-mrc.sh}.
  *
  * <p>Arguments: seq|random, rows, value bytes, gets, trace path, image path, cache policy.

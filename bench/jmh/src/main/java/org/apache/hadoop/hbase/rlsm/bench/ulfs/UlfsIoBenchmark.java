@@ -18,11 +18,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 
 /**
- * Issue 5's file-layer benchmark: random preads of a pre-written file, and sequential appends
- * each followed by hsync, of 4 KB and 64 KB (parameter ioKb), through each {@link IoTarget} on the
- * same disk. SampleTime gives the latency percentiles, Throughput the operations per second of
- * one thread. JMH forks one JVM per parameter combination, which gives each ulfs target its own
- * mount (one device per process). Run all of it with bench/scripts/ulfs-io.sh.
+ * The file-layer benchmark (docs/benchmarks.md): random preads of a pre-written file, and
+ * sequential appends each followed by hsync, of 4 KB and 64 KB (parameter ioKb), through each
+ * {@link IoTarget} on the same disk. SampleTime gives the latency percentiles, Throughput the
+ * operations per second of one thread. JMH forks one JVM per parameter combination, which gives
+ * each ulfs target its own mount (one device per process). Run all of it with
+ * bench/scripts/ulfs-io.sh.
  */
 @BenchmarkMode({ Mode.SampleTime, Mode.Throughput })
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -1,5 +1,5 @@
 /**
- * ulfs against the kernel file system on the same disk (issue 5's benchmark): random 4 KB and
+ * ulfs against the kernel file system on the same disk (docs/benchmarks.md): random 4 KB and
  * 64 KB preads and sequential appends each followed by hsync, through ulfs with its io_uring and
  * POSIX backends, Hadoop's LocalFileSystem (checksummed and raw) and a plain
  * {@link java.nio.channels.FileChannel}. Run by {@code bench/scripts/ulfs-io.sh}; results and

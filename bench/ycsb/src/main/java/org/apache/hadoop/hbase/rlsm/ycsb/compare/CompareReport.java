@@ -46,7 +46,7 @@ import org.apache.hbase.thirdparty.com.google.gson.stream.JsonWriter;
  * percentiles), {@code OUT_PREFIX-phases.csv} (per engine and phase: throughput and the
  * cumulative write, compaction and space figures), {@code OUT_PREFIX.json} (all of it), the
  * gnuplot data {@code RESULTS_DIR/plot-*.dat}, and prints the summary table (Markdown) with
- * ratios to the default engine and the issue's targets for RLSM.
+ * ratios to the default engine and RLSM's targets (docs/benchmarks.md).
  */
 @InterfaceAudience.Private
 public final class CompareReport {
@@ -277,7 +277,7 @@ public final class CompareReport {
     return b.append('\n');
   }
 
-  /** The summary table, ratios to the default engine, and the targets. */
+  /** The summary table, ratios to the default engine, and RLSM's targets. */
   void printSummary(PrintStream out) {
     EngineRun base = baseline();
     out.println();
