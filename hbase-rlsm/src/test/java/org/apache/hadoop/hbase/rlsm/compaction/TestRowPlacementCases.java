@@ -18,7 +18,7 @@ import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 import org.junit.runners.Parameterized.Parameters;
 
-/** The paper's placement rules (Figure 3.4 first) as the cases of testdata/row-placement. */
+/** The RLSM paper's placement rules (docs/design.md), Figure 3.4 first, as row-placement cases. */
 @RunWith(Parameterized.class)
 @Category({ SmallTests.class, RegionServerTests.class })
 public class TestRowPlacementCases {
