@@ -55,14 +55,6 @@ public class TestUlfsCacheHints {
     fs.delete(DIR, true);
   }
 
-  private static byte[] data(int n, int seed) {
-    byte[] b = new byte[n];
-    for (int i = 0; i < n; i++) {
-      b[i] = (byte) (i * 131 + seed);
-    }
-    return b;
-  }
-
   private static void write(Path p, byte[] b) throws IOException {
     try (FSDataOutputStream out = fs.create(p)) {
       out.write(b);
@@ -107,7 +99,7 @@ public class TestUlfsCacheHints {
   public void testWalPathsCountAsWal() throws IOException {
     Path wal = new Path(DIR, "WALs/rs1,16020,1/rs1.1");
     Path edits = new Path(DIR, "data/default/t/r/recovered.edits/0000000000000000042");
-    byte[] b = data(16 * PAGE, 1);
+    byte[] b = UlfsContract.data(16 * PAGE, 1);
     write(wal, b);
     write(edits, b);
     UlfsCacheStats before = stats();
@@ -125,7 +117,7 @@ public class TestUlfsCacheHints {
   public void testTmpOutputCommittedByRename() throws IOException {
     Path tmp = new Path(DIR, "data/default/t/r/.tmp/cf/abc");
     Path fin = new Path(DIR, "data/default/t/r/cf/abc");
-    byte[] b = data(8 * PAGE, 2);
+    byte[] b = UlfsContract.data(8 * PAGE, 2);
     write(tmp, b);
     UlfsCacheStats s0 = stats();
     readBack(tmp, b);
@@ -145,7 +137,7 @@ public class TestUlfsCacheHints {
     Path live = new Path(DIR, "data/default/t/r/cf/compacted");
     Path moved = new Path(DIR, "data/default/t/r/cf/kept");
     Path archived = new Path(DIR, "archive/data/default/t/r/cf/compacted");
-    byte[] b = data(8 * PAGE, 5);
+    byte[] b = UlfsContract.data(8 * PAGE, 5);
     write(live, b);
     write(moved, b);
     readBack(live, b);
@@ -164,7 +156,7 @@ public class TestUlfsCacheHints {
   @Test
   public void testEngineHintsThroughHFileSystem() throws IOException {
     Path seg = new Path(DIR, "data/default/t/r/cf/segment");
-    byte[] b = data(8 * PAGE, 3);
+    byte[] b = UlfsContract.data(8 * PAGE, 3);
     write(seg, b);
     FileSystem wrapped = new HFileSystem(fs); // what HBase hands a store engine
     CacheHints.hintFile(wrapped, seg, FileKind.L1_SEGMENT, 1);
@@ -185,7 +177,7 @@ public class TestUlfsCacheHints {
 
   @Test
   public void testCompactionInputsArePrefetched() throws IOException, InterruptedException {
-    byte[] b = data(4 << 20, 4);
+    byte[] b = UlfsContract.data(4 << 20, 4);
     Path byRole = new Path(DIR, "data/default/t/r/cf/input1");
     Path byDropBehind = new Path(DIR, "data/default/t/r/cf/input2");
     write(byRole, b);

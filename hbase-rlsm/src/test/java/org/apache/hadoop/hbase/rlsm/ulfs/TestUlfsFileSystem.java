@@ -53,14 +53,6 @@ public class TestUlfsFileSystem {
     fs.delete(DIR, true);
   }
 
-  private static byte[] data(int n, int seed) {
-    byte[] b = new byte[n];
-    for (int i = 0; i < n; i++) {
-      b[i] = (byte) (i * 31 + seed);
-    }
-    return b;
-  }
-
   @Test
   public void testServiceLoaderFindsScheme() throws IOException {
     assertEquals(UlfsFileSystem.class, FileSystem.getFileSystemClass("ulfs", conf));
@@ -69,7 +61,7 @@ public class TestUlfsFileSystem {
   @Test
   public void testHflushVisibleHsyncAndCapabilities() throws IOException {
     Path p = new Path(DIR, "wal");
-    byte[] first = data(10_000, 1);
+    byte[] first = UlfsContract.data(10_000, 1);
     try (FSDataOutputStream out = fs.create(p)) {
       assertTrue(out.hasCapability(StreamCapabilities.HFLUSH));
       assertTrue(out.hasCapability(StreamCapabilities.HSYNC));
@@ -82,7 +74,7 @@ public class TestUlfsFileSystem {
         assertArrayEquals(first, got);
       }
       long commits = ((UlfsFileSystem) fs).getMount().counters()[12];
-      out.write(data(5000, 2));
+      out.write(UlfsContract.data(5000, 2));
       out.hsync();
       assertTrue("hsync commits the inode",
         ((UlfsFileSystem) fs).getMount().counters()[12] > commits);
@@ -93,7 +85,7 @@ public class TestUlfsFileSystem {
   @Test
   public void testByteBufferReadsAndHints() throws IOException {
     Path p = new Path(DIR, "bb");
-    byte[] d = data(300_000, 3);
+    byte[] d = UlfsContract.data(300_000, 3);
     try (FSDataOutputStream out = fs.create(p)) {
       out.write(d);
     }

@@ -27,6 +27,15 @@ public class UlfsContract extends AbstractFSContract {
   }
 
   /** Configuration that mounts the contract test image. */
+  /** n bytes of a pattern that differs with the seed and along the array. */
+  public static byte[] data(int n, int seed) {
+    byte[] b = new byte[n];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) (i * 131 + seed);
+    }
+    return b;
+  }
+
   public static Configuration ulfsConf(Configuration base) {
     Configuration c = new Configuration(base);
     c.set(UlfsConfig.DEVICE_KEY, IMAGE);

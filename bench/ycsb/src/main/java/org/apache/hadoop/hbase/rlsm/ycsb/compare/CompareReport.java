@@ -326,7 +326,7 @@ public final class CompareReport {
       if (!run.engine.startsWith("rlsm")) {
         continue;
       }
-      out.printf("%nTargets, %s vs %s (issue 7):%n", run.engine, base.engine);
+      out.printf("%nTargets, %s vs %s:%n", run.engine, base.engine);
       target(out, "write amplification <= 1/3", run.phase(EngineRun.FINAL).writeAmplification()
         / base.phase(EngineRun.FINAL).writeAmplification(), 1.0 / 3, false);
       target(out, "load throughput >= 1.3x", ratio(run, base, "load"), 1.3, true);
