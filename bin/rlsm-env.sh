@@ -127,7 +127,10 @@ RLSM_SYSPROPS=(
   "-Drlsm.regionserver.port=$RLSM_RS_PORT"
 )
 if [ "$RLSM_FS" = ulfs ]; then
-  RLSM_SYSPROPS+=("-Drlsm.rootdir=ulfs:///hbase" "-Drlsm.ulfs.bytes=$RLSM_ULFS_BYTES")
+  # rlsm.ulfs.cache.trace is empty (no trace) unless RLSM_JAVA_OPTS, which comes later on the
+  # command line, sets it: Hadoop drops the empty value in hbase-site.xml, so it must come from here.
+  RLSM_SYSPROPS+=("-Drlsm.rootdir=ulfs:///hbase" "-Drlsm.ulfs.bytes=$RLSM_ULFS_BYTES"
+    "-Drlsm.ulfs.cache.trace=")
 fi
 
 # ----- classpath -----

@@ -73,6 +73,7 @@ final class StandaloneServer {
     if (opts.ulfs) {
       cmd.add("-Drlsm.rootdir=ulfs:///hbase");
       cmd.add("-Drlsm.ulfs.bytes=" + opts.ulfsBytes);
+      cmd.add("-Drlsm.ulfs.cache.trace="); // no page-access trace (see bin/rlsm-env.sh)
     }
     cmd.add("-cp");
     cmd.add(opts.confDir.getAbsolutePath() + File.pathSeparator

@@ -119,6 +119,20 @@ public final class UlfsConfig {
       CACHE_POLICY_KEY + " must be one of " + String.join(", ", CACHE_POLICIES) + " but was " + p);
   }
 
+  /**
+   * The trace file, or "" for none. A value still holding {@code ${...}} is refused: Hadoop leaves
+   * a variable it cannot resolve as literal text (an empty XML value counts as unset), and that
+   * text would otherwise become the name of a trace file recording every page access.
+   */
+  static String cacheTrace(Configuration conf) {
+    String t = conf.getTrimmed(CACHE_TRACE_KEY, DEFAULT_CACHE_TRACE);
+    if (t.contains("${")) {
+      throw new IllegalArgumentException(CACHE_TRACE_KEY + " is '" + t + "', a variable that"
+        + " nothing defines: define it, e.g. -Drlsm.ulfs.cache.trace= for no trace");
+    }
+    return t;
+  }
+
   static int backendCode(Configuration conf) {
     String b = conf.getTrimmed(BACKEND_KEY, DEFAULT_BACKEND).toLowerCase(Locale.ROOT);
     switch (b) {

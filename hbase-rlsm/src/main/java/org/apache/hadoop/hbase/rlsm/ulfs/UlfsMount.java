@@ -38,7 +38,7 @@ public final class UlfsMount {
     NativeLoader.load(faultSpec != null);
     int backend = UlfsConfig.backendCode(conf);
     String policy = UlfsConfig.cachePolicy(conf);
-    String trace = conf.getTrimmed(UlfsConfig.CACHE_TRACE_KEY, UlfsConfig.DEFAULT_CACHE_TRACE);
+    String trace = UlfsConfig.cacheTrace(conf);
     String device = conf.getTrimmed(UlfsConfig.DEVICE_KEY, "");
     long bytes = conf.getLong(UlfsConfig.DEVICE_BYTES_KEY, UlfsConfig.DEFAULT_DEVICE_BYTES);
     String key = backend == UlfsConfig.BACKEND_MEMORY ? "memory:" + bytes : device;

@@ -81,7 +81,7 @@ public class TestUlfsCacheHints {
   }
 
   @Test
-  public void testPolicyNamedAndValidated() {
+  public void testPolicyNamedAndValidated() throws IOException {
     UlfsCacheStats s = stats();
     assertTrue(s.policy(), Arrays.asList(UlfsConfig.CACHE_POLICIES).contains(s.policy()));
     assertTrue(s.lists().length >= 1);
@@ -92,6 +92,15 @@ public class TestUlfsCacheHints {
       fail("an unknown policy must be refused");
     } catch (IllegalArgumentException | IOException e) {
       assertTrue(e.getMessage(), e.getMessage().contains(UlfsConfig.CACHE_POLICY_KEY));
+    }
+    // conf/hbase-site.xml's trace variable left undefined: refused, never a file of that name.
+    Configuration unresolved = new Configuration(conf);
+    unresolved.set(UlfsConfig.CACHE_TRACE_KEY, "${rlsm.test.undefined.trace}");
+    try {
+      UlfsMount.acquire(unresolved);
+      fail("an unresolved trace variable must be refused");
+    } catch (IllegalArgumentException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains(UlfsConfig.CACHE_TRACE_KEY));
     }
   }
 
