@@ -9,15 +9,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 
 /**
  * Child processes of the ulfs tests: a JVM on the test class path (a process loads one native
  * library for good and has one mount, so what needs a fresh one runs there), or a tool.
  */
 final class ChildJvm {
-  /** Child processes are waited for this long: a hang guard, never a speed requirement. */
-  static final long HANG_GUARD_MINUTES = 10;
-
   private ChildJvm() {
   }
 
@@ -40,7 +38,7 @@ final class ChildJvm {
    */
   static String output(Process p) throws IOException, InterruptedException {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertTrue("child process hangs", p.waitFor(HANG_GUARD_MINUTES, TimeUnit.MINUTES));
+    assertTrue("child process hangs", p.waitFor(RlsmTestCluster.HANG_GUARD_MINUTES, TimeUnit.MINUTES));
     assertEquals(out, 0, p.exitValue());
     return out;
   }

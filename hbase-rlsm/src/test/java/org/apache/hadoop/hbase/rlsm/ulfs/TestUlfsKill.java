@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.testclassification.IOTests;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
@@ -66,7 +67,7 @@ public class TestUlfsKill {
         }
       }
       w.destroyForcibly(); // SIGKILL: no shutdown hook, no unmount
-      assertTrue(w.waitFor(ChildJvm.HANG_GUARD_MINUTES, TimeUnit.MINUTES));
+      assertTrue(w.waitFor(RlsmTestCluster.HANG_GUARD_MINUTES, TimeUnit.MINUTES));
     }
     int synced = last(seen, "synced ");
     int marker = last(seen, "marker ");
