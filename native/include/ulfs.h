@@ -267,6 +267,8 @@ typedef struct ulfs_cache_stats {
   uint64_t hits_level[ULFS_HINT_LEVELS + 1], misses_level[ULFS_HINT_LEVELS + 1];
   uint64_t prefetch_issued; /* pages read by the prefetcher */
   uint64_t prefetch_used;   /* of those, pages later read by a demand access */
+  uint64_t readahead_issued; /* pages read ahead of sequential streams (docs/ulfs.md "Readahead") */
+  uint64_t readahead_used;   /* of those, pages later read by a demand access */
   uint64_t evictions[ULFS_CACHE_LISTS];  /* per policy list, see ulfs_cache_list_name */
   uint64_t list_pages[ULFS_CACHE_LISTS]; /* pages on each list now */
   uint64_t dirty_writebacks;             /* dirty pages written back (flusher, fsync, eviction) */

@@ -381,13 +381,14 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCo
  * Method:    nativeCacheStats
  * Signature: (J[J)V
  * Fills the layout of UlfsCacheStats: hits, misses per kind; hits, misses per level slot;
- * prefetch issued, used; evictions, pages per list; dirty write-backs, p, |B1|, |B2|.
+ * prefetch issued, used; evictions, pages per list; dirty write-backs, p, |B1|, |B2|;
+ * readahead issued, used.
  */
 JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCacheStats(
     JNIEnv *env, jclass cls, jlong h, jlongArray out) {
   ulfs_cache_stats st;
   ulfs_get_cache_stats(ulfs_jni_handle(h)->fs, &st);
-  jlong v[2 * ULFS_KIND_COUNT + 2 * (ULFS_HINT_LEVELS + 1) + 2 + 2 * ULFS_CACHE_LISTS + 4];
+  jlong v[2 * ULFS_KIND_COUNT + 2 * (ULFS_HINT_LEVELS + 1) + 2 + 2 * ULFS_CACHE_LISTS + 6];
   size_t n = 0;
   for (unsigned i = 0; i < ULFS_KIND_COUNT; i++) v[n++] = (jlong)st.hits_kind[i];
   for (unsigned i = 0; i < ULFS_KIND_COUNT; i++) v[n++] = (jlong)st.misses_kind[i];
@@ -401,6 +402,8 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCa
   v[n++] = (jlong)st.arc_p;
   v[n++] = (jlong)st.ghost_b1;
   v[n++] = (jlong)st.ghost_b2;
+  v[n++] = (jlong)st.readahead_issued;
+  v[n++] = (jlong)st.readahead_used;
   if ((*env)->GetArrayLength(env, out) != (jsize)n) {
     ulfs_jni_throw(env, -EINVAL, "cache stats: array length does not match", NULL);
     return;

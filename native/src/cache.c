@@ -76,6 +76,10 @@ void cache_hit(cache *c, page *pg, const cache_acc *a) {
     pg->flags &= (uint8_t)~PG_PREFETCHED;
     c->st.prefetch_used++;
   }
+  if (pg->flags & PG_READAHEAD) {
+    pg->flags &= (uint8_t)~PG_READAHEAD;
+    c->st.readahead_used++;
+  }
   c->pol->on_hit(c->polstate, pg, a);
 }
 
@@ -113,6 +117,10 @@ void cache_insert(cache *c, page *pg, inode_m *ip, const cache_acc *a) {
   if (a->prefetch) {
     pg->flags |= PG_PREFETCHED;
     c->st.prefetch_issued++;
+  }
+  if (a->readahead) {
+    pg->flags |= PG_READAHEAD;
+    c->st.readahead_issued++;
   }
   if (a->role == ULFS_ROLE_COMPACTION_OUTPUT || a->role == ULFS_ROLE_FLUSH_OUTPUT)
     pg->flags |= PG_OUTPUT;

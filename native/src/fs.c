@@ -326,9 +326,13 @@ static cache_acc acc_of(const inode_m *ip, uint8_t role, bool prefetch) {
 }
 
 /* Makes pages [idx, idx+n) of ip resident (those not cached yet), reading mapped ones from the
- * device in physically contiguous batches; stops early at the first page already cached. */
-static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n, const cache_acc *a) {
+ * device in physically contiguous batches; stops early at the first page already cached. Pages
+ * from idx + demand on are readahead (PG_READAHEAD). */
+static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n, uint64_t demand,
+                      const cache_acc *a) {
   uint64_t eof_pages = (ip->size + BS - 1) / BS;
+  cache_acc ahead = *a;
+  ahead.readahead = true;
   uint64_t i = 0;
   while (i < n) {
     if (cache_lookup(&fs->cache, ip->ino, idx + i)) break;
@@ -362,7 +366,7 @@ static int fill_pages(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t n, const cac
       pg->ino = ip->ino;
       pg->idx = idx + i + j;
       pg->valid = true;
-      cache_insert(&fs->cache, pg, ip, a);
+      cache_insert(&fs->cache, pg, ip, i + j >= demand ? &ahead : a);
     }
     i += m;
   }
@@ -379,7 +383,7 @@ static int fill_range(ulfs *fs, inode_m *ip, uint64_t first, uint64_t last, cons
     uint64_t n = last - i < BOUNCE_PAGES ? last - i : BOUNCE_PAGES;
     for (uint64_t k = 0; k < n; k++) {
       if (cache_lookup(&fs->cache, ip->ino, i + k)) continue;
-      int rc = fill_pages(fs, ip, i + k, n - k, a);
+      int rc = fill_pages(fs, ip, i + k, n - k, n - k, a);
       if (rc) return rc;
       break;
     }
@@ -400,20 +404,25 @@ static void note_access(ulfs *fs, inode_m *ip, uint64_t idx, page *pg, const cac
   if (fs->trace) trace_access(fs->trace, ip, idx, a, write, pg != NULL);
 }
 
-/* The page idx of ip for a demand access (write: a partial-page write reads it first). */
-static page *get_page(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t ra, const cache_acc *a,
-                      bool write, int *err) {
+/* The page idx of ip for a demand access (write: a partial-page write reads it first). A miss
+ * reads the `need` pages the access asks for from idx on, or `ra` pages when more. */
+static page *get_page(ulfs *fs, inode_m *ip, uint64_t idx, uint64_t need, uint64_t ra,
+                      const cache_acc *a, bool write, int *err) {
   page *pg = cache_lookup(&fs->cache, ip->ino, idx);
   note_access(fs, ip, idx, pg, a, write);
   if (pg) return pg;
-  int rc = fill_pages(fs, ip, idx, ra ? ra : 1, a);
+  uint64_t n = ra > need ? ra : need;
+  if (n > fs->cache.npages / 4) n = fs->cache.npages / 4; /* readahead never floods the cache */
+  if (n > BOUNCE_PAGES) n = BOUNCE_PAGES; /* the rest of a long read: the caller's next page */
+  if (n == 0) n = 1;
+  int rc = fill_pages(fs, ip, idx, n, need, a);
   if (rc) {
     *err = rc;
     return NULL;
   }
   pg = cache_lookup(&fs->cache, ip->ino, idx);
-  if (!pg && ra > 1) { /* the readahead evicted its own first page: fetch it alone */
-    if ((rc = fill_pages(fs, ip, idx, 1, a)) != 0) {
+  if (!pg && (ra > 1 || need > 1)) { /* the batch evicted its own first page: fetch it alone */
+    if ((rc = fill_pages(fs, ip, idx, 1, 1, a)) != 0) {
       *err = rc;
       return NULL;
     }
@@ -428,11 +437,23 @@ static fdesc *getfd(ulfs *fs, int fd) {
   return &fs->fds[fd];
 }
 
-static uint64_t readahead_pages(const ulfs *fs, const fdesc *f, uint64_t need) {
-  uint64_t ra = f->advice == POSIX_FADV_RANDOM ? 1 : f->advice == POSIX_FADV_SEQUENTIAL ? 64 : 8;
-  if (need > ra) ra = need;
-  if (ra > fs->cache.npages / 4) ra = fs->cache.npages / 4;
-  return ra > BOUNCE_PAGES ? BOUNCE_PAGES : ra;
+/* The readahead window for a read of pages [first, last] through f, updating f's stream state
+ * (docs/ulfs.md "Readahead"). As the kernel's on-demand readahead: a read that starts on the page
+ * where the previous one ended, or on the next, continues a sequential stream and grows the
+ * window (RA_MIN_PAGES, doubling up to RA_MAX_PAGES); any other read collapses it to 0, so a
+ * random read brings in exactly the pages it asks for. fill_pages caps the batch to a quarter of
+ * the cache. */
+static uint64_t readahead_window(fdesc *f, uint64_t first, uint64_t last) {
+  uint32_t win;
+  if (f->advice == POSIX_FADV_RANDOM) win = 0;
+  else if (f->advice == POSIX_FADV_SEQUENTIAL) win = RA_MAX_PAGES;
+  else if (f->ra_seen && (first == f->ra_last || first == f->ra_last + 1))
+    win = f->ra_win == 0 ? RA_MIN_PAGES : f->ra_win * 2 > RA_MAX_PAGES ? RA_MAX_PAGES : f->ra_win * 2;
+  else win = 0;
+  f->ra_last = last;
+  f->ra_seen = true;
+  f->ra_win = win;
+  return win;
 }
 
 /* Queues one prefetch unit; a full queue drops it (prefetching is only an optimisation). */
@@ -462,6 +483,7 @@ static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off,
   if (off >= ip->size || len == 0) return 0;
   if (len > ip->size - off) len = (size_t)(ip->size - off);
   if (len > SSIZE_MAX) len = SSIZE_MAX;
+  uint64_t ra = readahead_window(f, off / BS, (off + len - 1) / BS);
   size_t done = 0;
   while (done < len) {
     uint64_t pos = off + done, idx = pos / BS, in = pos % BS;
@@ -469,7 +491,7 @@ static ssize_t do_pread(ulfs *fs, fdesc *f, void *buf, size_t len, uint64_t off,
     uint64_t need = (len - done + in + BS - 1) / BS;
     int err = 0;
     if (role == ULFS_ROLE_COMPACTION_INPUT) prefetch_advance(fs, f, idx);
-    page *pg = get_page(fs, ip, idx, readahead_pages(fs, f, need), &a, false, &err);
+    page *pg = get_page(fs, ip, idx, need, ra, &a, false, &err);
     if (!pg) return done ? (ssize_t)done : err;
     memcpy((uint8_t *)buf + done, pg->data + in, n);
     done += n;
@@ -504,7 +526,7 @@ static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64
         cache_insert(&fs->cache, pg, ip, &a);
       }
     } else {
-      pg = get_page(fs, ip, idx, 1, &a, true, &err);
+      pg = get_page(fs, ip, idx, 1, 0, &a, true, &err);
     }
     if (!pg) return done ? (ssize_t)done : err;
     memcpy(pg->data + in, (const uint8_t *)buf + done, n);
@@ -547,7 +569,7 @@ static int do_truncate(ulfs *fs, inode_m *ip, uint64_t size) {
     if (size % BS) {
       int err = 0;
       cache_acc a = acc_of(ip, ULFS_ROLE_USER, false);
-      page *pg = get_page(fs, ip, size / BS, 1, &a, true, &err);
+      page *pg = get_page(fs, ip, size / BS, 1, 0, &a, true, &err);
       if (!pg) return err;
       memset(pg->data + size % BS, 0, BS - size % BS);
       cache_set_dirty(&fs->cache, pg, ip, true);

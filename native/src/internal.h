@@ -162,6 +162,7 @@ static inline uint64_t cache_hash64(uint64_t ino, uint64_t idx) {
 #define PG_COMPACT_IN 0x2 /* brought in by a compaction-input read */
 #define PG_OUTPUT 0x4     /* written by a flush or compaction output stream */
 #define PG_SPARED 0x8     /* lsm-arc rule d has spared it once */
+#define PG_READAHEAD 0x10 /* read ahead of a sequential stream and not yet used by a demand read */
 
 struct page {
   uint64_t ino, idx;
@@ -180,6 +181,7 @@ struct page {
 typedef struct cache_acc {
   uint8_t kind, level, role; /* ulfs_file_kind, level (ULFS_LEVEL_NONE), ulfs_stream_role */
   bool prefetch;             /* the access is the prefetcher's, not a demand access */
+  bool readahead;            /* insert only: the page is read ahead of a sequential stream */
 } cache_acc;
 
 /* The replacement policy interface: the cache calls these with the mount's lock (ulfs.lock)
@@ -268,7 +270,18 @@ typedef struct fdesc {
   bool used;
   uint8_t role;    /* ulfs_stream_role (ulfs_hint_fd) */
   uint64_t pf_end; /* compaction input: first page index not yet handed to the prefetcher */
+  /* Sequential-stream detection (docs/ulfs.md "Readahead"), as the kernel keeps it per open
+   * file: the last page the previous read touched and the current window in pages (0: the
+   * stream looks random, a miss reads only the pages asked for). */
+  uint64_t ra_last;
+  uint32_t ra_win;
+  bool ra_seen; /* ra_last is set: the descriptor has been read through */
 } fdesc;
+
+/* Readahead window of a sequential stream: starts at RA_MIN_PAGES on the first sequential read,
+ * doubles on each further one, at most RA_MAX_PAGES (POSIX_FADV_SEQUENTIAL: always the maximum). */
+#define RA_MIN_PAGES 8u
+#define RA_MAX_PAGES 64u
 
 /* One prefetch request: a 1 MB unit of a compaction input. */
 typedef struct pf_req { uint64_t ino, idx, n; } pf_req;

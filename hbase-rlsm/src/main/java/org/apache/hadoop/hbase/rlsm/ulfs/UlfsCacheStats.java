@@ -5,8 +5,8 @@ import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 
 /**
  * A snapshot of the ulfs page cache counters since mount (ulfs_cache_stats in ulfs.h): hits and
- * misses per file kind and per level, prefetcher pages issued and used, evictions and pages per
- * policy list, dirty write-backs, and ARC's adaptive state.
+ * misses per file kind and per level, prefetcher and readahead pages issued and used, evictions
+ * and pages per policy list, dirty write-backs, and ARC's adaptive state.
  */
 public final class UlfsCacheStats {
   /** Levels told apart (ULFS_HINT_LEVELS); one more slot counts files without a level. */
@@ -14,7 +14,7 @@ public final class UlfsCacheStats {
   static final int KINDS = FileKind.values().length;
   static final int LISTS = 8;
   /** Layout of the array filled by the bridge (native/jni/UlfsMount.c, nativeCacheStats). */
-  static final int LENGTH = 2 * KINDS + 2 * (LEVELS + 1) + 2 + 2 * LISTS + 4;
+  static final int LENGTH = 2 * KINDS + 2 * (LEVELS + 1) + 2 + 2 * LISTS + 6;
 
   private final String policy;
   private final String[] lists;
@@ -93,6 +93,16 @@ public final class UlfsCacheStats {
     return v[base() + 5 + 2 * LISTS];
   }
 
+  /** Pages read ahead of sequential streams (docs/ulfs.md "Readahead"). */
+  public long readaheadIssued() {
+    return v[base() + 6 + 2 * LISTS];
+  }
+
+  /** Of {@link #readaheadIssued()}, pages later read by a demand access. */
+  public long readaheadUsed() {
+    return v[base() + 7 + 2 * LISTS];
+  }
+
   public long totalHits() {
     return Arrays.stream(v, 0, KINDS).sum();
   }
@@ -111,7 +121,8 @@ public final class UlfsCacheStats {
     b.append("; L0 ").append(hitsAtLevel(0)).append('/').append(missesAtLevel(0));
     b.append(", L1 ").append(hitsAtLevel(1)).append('/').append(missesAtLevel(1));
     b.append("; prefetch ").append(prefetchIssued()).append(" issued ").append(prefetchUsed())
-      .append(" used; evictions");
+      .append(" used; readahead ").append(readaheadIssued()).append(" issued ")
+      .append(readaheadUsed()).append(" used; evictions");
     for (int i = 0; i < lists.length; i++) {
       b.append(' ').append(lists[i]).append(' ').append(evictions(i));
     }
