@@ -6,11 +6,12 @@ and a Markdown table with ratios to LRU; or the read miss ratios of ulfs-cachesi
                        <policy>...
   cache-ycsb-report.py --mrc <mrc.csv>...
 
-<work-dir> holds, per policy P and round R, P-rR-b.txt and P-rR-c.txt (YCSB's standard output
-of workloads B and C) and P-rR.cache (the server's last log line with the ulfs cache counters, written when a ulfs file
+<work-dir> holds, per policy P, round R and workload W of $WORKLOADS (default "b c"), P-rR-W.txt
+(YCSB's standard output) and P-rR.cache (the server's last log line with the ulfs cache counters, written when a ulfs file
 system closes or the device unmounts: the counters of the run phase).
 """
 import csv
+import os
 import re
 import sys
 
@@ -21,7 +22,9 @@ STORE_KINDS = ("l0", "l1_segment", "manifest")
 COLUMNS = ["policy", "workload", "round", "records", "operations", "cache_bytes", "threads",
            "throughput_ops", "read_ops", "read_avg_us", "read_p50_us", "read_p95_us",
            "read_p99_us", "update_p99_us", "run_hits", "run_misses", "run_hit_ratio",
-           "store_hits", "store_misses", "store_hit_ratio"]
+           "store_hits", "store_misses", "store_hit_ratio", "prefetch_issued", "prefetch_used",
+           "evictions"]
+WORKLOADS = os.environ.get("WORKLOADS", "b c").split()
 
 
 def ycsb(path):
@@ -38,7 +41,8 @@ def ycsb(path):
 
 
 def counters(path):
-  """(hits, misses, store hits, store misses) from the unmount log line."""
+  """(hits, misses, store hits, store misses, prefetch issued, prefetch used, evictions) from
+  the unmount log line."""
   with open(path) as f:
     line = f.read()
   m = re.search(r"hits/misses (.*?);", line)
@@ -49,7 +53,11 @@ def counters(path):
   misses = sum(x for _, x in kinds.values())
   sh = sum(kinds.get(k, (0, 0))[0] for k in STORE_KINDS)
   sm = sum(kinds.get(k, (0, 0))[1] for k in STORE_KINDS)
-  return hits, misses, sh, sm
+  pf = re.search(r"prefetch (\d+) issued (\d+) used", line)
+  ev = re.search(r"; evictions (.*?);", line)
+  evictions = sum(int(n) for n in re.findall(r" (\d+)", ev.group(1))) if ev else 0
+  return hits, misses, sh, sm, int(pf.group(1)) if pf else 0, int(pf.group(2)) if pf else 0, \
+      evictions
 
 
 def ratio(a, b):
@@ -59,8 +67,8 @@ def ratio(a, b):
 def throughput_report(work, out_csv, records, ops, cache, threads, rounds, policies):
   rows = []
   for r, p in ((r, p) for r in range(1, rounds + 1) for p in policies):
-    hits, misses, sh, sm = counters(f"{work}/{p}-r{r}.cache")
-    for w in ("b", "c"):
+    hits, misses, sh, sm, pfi, pfu, ev = counters(f"{work}/{p}-r{r}.cache")
+    for w in WORKLOADS:
       y = ycsb(f"{work}/{p}-r{r}-{w}.txt")
       rows.append({
           "policy": p, "workload": w.upper(), "round": r, "records": records, "operations": ops,
@@ -75,7 +83,8 @@ def throughput_report(work, out_csv, records, ops, cache, threads, rounds, polic
           "run_hits": hits, "run_misses": misses,
           "run_hit_ratio": round(ratio(hits, hits + misses), 4),
           "store_hits": sh, "store_misses": sm,
-          "store_hit_ratio": round(ratio(sh, sh + sm), 4)})
+          "store_hit_ratio": round(ratio(sh, sh + sm), 4), "prefetch_issued": pfi,
+          "prefetch_used": pfu, "evictions": ev})
   with open(out_csv, "w", newline="") as f:
     wr = csv.DictWriter(f, fieldnames=COLUMNS)
     wr.writeheader()
@@ -89,8 +98,9 @@ def throughput_report(work, out_csv, records, ops, cache, threads, rounds, polic
     return sum(x[col] for x in rs) / len(rs)
 
   print("| policy | workload | ops/s (mean; rounds) | / LRU | read p50 / p95 / p99 (µs, mean) "
-        "| store-file hit ratio (B+C) | store misses / LRU's |")
-  print("|---|---|---|---|---|---|---|")
+        f"| store-file hit ratio ({'+'.join(w.upper() for w in WORKLOADS)}) | store misses / LRU's "
+        "| prefetched pages (used) |")
+  print("|---|---|---|---|---|---|---|---|")
   for (p, w), rs in agg.items():
     b = agg.get(("lru", w))
     tput = mean(rs, "throughput_ops")
@@ -101,7 +111,8 @@ def throughput_report(work, out_csv, records, ops, cache, threads, rounds, polic
                 sum(x["store_hits"] + x["store_misses"] for x in rs))
     print(f"| {POLICY_NAMES[p]} | {w} | {tput:.0f} ({each}) | {rel} "
           f"| {mean(rs, 'read_p50_us'):.0f} / {mean(rs, 'read_p95_us'):.0f} / "
-          f"{mean(rs, 'read_p99_us'):.0f} | {hit:.3f} | {mrel} |")
+          f"{mean(rs, 'read_p99_us'):.0f} | {hit:.3f} | {mrel} "
+          f"| {mean(rs, 'prefetch_issued'):.0f} ({mean(rs, 'prefetch_used'):.0f}) |")
   print(f"wrote {out_csv}")
 
 

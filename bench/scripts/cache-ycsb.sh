@@ -18,6 +18,10 @@
 # hbase.block.data.cacheonread=false), so data blocks are read through the ulfs page cache.
 # Ports: RLSM_ZK_PORT / RLSM_MASTER_PORT / RLSM_RS_PORT (defaults 22281 / 22200 / 22220).
 # POLICIES="lru lsm-arc" runs a subset. Work files: hbase-rlsm/target/cache-ycsb/.
+# The run with compactions (docs/benchmarks.md "ulfs page cache under YCSB with compactions"):
+#   WORKLOADS="a b" NAME=cache-ycsb-compact TRACES=0 bench/scripts/cache-ycsb.sh 60000 30000 16 4
+# runs update-heavy A (its updates flush every RLSM_FLUSH_MB, default 4, MiB and compact) then B
+# instead of B then C; results go to docs/bench-data/$NAME.{csv,png}; TRACES=0 skips step 3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=${1:-60000}
@@ -26,6 +30,10 @@ CACHE_MB=${3:-16}
 THREADS=${4:-4}
 POLICIES=${POLICIES:-lru lru-level arc lsm-arc}
 ROUNDS=${ROUNDS:-2}
+WORKLOADS=${WORKLOADS:-b c}
+NAME=${NAME:-cache-ycsb}
+TRACES=${TRACES:-1}
+FLUSH_BYTES=$((${RLSM_FLUSH_MB:-4} * 1048576))
 CACHE_BYTES=$((CACHE_MB * 1048576))
 export RLSM_FS=ulfs
 export RLSM_ZK_PORT=${RLSM_ZK_PORT:-22281}
@@ -34,7 +42,7 @@ export RLSM_RS_PORT=${RLSM_RS_PORT:-22220}
 export RLSM_ULFS_BYTES=${RLSM_ULFS_BYTES:-4294967296}
 # shellcheck source=bin/rlsm-env.sh
 source bin/rlsm-env.sh
-WORK="$RLSM_MODULE/target/cache-ycsb"
+WORK="$RLSM_MODULE/target/$NAME"
 OUT=docs/bench-data
 SIM="$RLSM_NATIVE_DIR/ulfs-cachesim"
 STAT="$RLSM_NATIVE_DIR/ulfs-stat"
@@ -53,7 +61,7 @@ log "load average: $(cut -d' ' -f1-3 /proc/loadavg); records $RECORDS, operation
 # start_server DIR POLICY TRACE: the standalone server on DIR's ulfs image.
 start_server() {
   local opts="-Drlsm.ulfs.cache.policy=$2 -Drlsm.ulfs.cache.bytes=$CACHE_BYTES"
-  opts="$opts -Drlsm.ulfs.cache.trace=$3 -Drlsm.memstore.flush.size=4194304"
+  opts="$opts -Drlsm.ulfs.cache.trace=$3 -Drlsm.memstore.flush.size=$FLUSH_BYTES"
   RLSM_HOME_DATA="$1" RLSM_JAVA_OPTS="$opts" bin/hbase-start >/dev/null
 }
 
@@ -75,7 +83,7 @@ load() {
   log "load ($1): image $("$STAT" "$dir/ulfs.img" | grep -F 'data blocks')"
 }
 
-# run_phase DIR INSERTORDER POLICY TRACE TAG: copy of the loaded data, YCSB B then C (keys as
+# run_phase DIR INSERTORDER POLICY TRACE TAG: copy of the loaded data, YCSB $WORKLOADS (keys as
 # loaded), clean stop.
 run_phase() {
   local src="$1" order="$2" policy="$3" trace="$4" tag="$5"
@@ -84,7 +92,7 @@ run_phase() {
   rm -f "$dir/hbase-master.pid" "$dir"/logs/*
   log "$tag: starting ($policy, cache $CACHE_MB MiB${trace:+, tracing})"
   start_server "$dir" "$policy" "$trace"
-  for w in b c; do
+  for w in $WORKLOADS; do
     RLSM_HOME_DATA="$dir" bench/ycsb/ycsb run -P "$WL/workload$w" -p recordcount="$RECORDS" \
       -p insertorder="$order" -p operationcount="$OPS" -p measurementtype=hdrhistogram \
       -p hdrhistogram.percentiles=50,95,99 -threads "$THREADS" \
@@ -110,8 +118,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
   done
 done
 # shellcheck disable=SC2086
-python3 bench/scripts/cache-ycsb-report.py "$WORK" "$OUT/cache-ycsb.csv" "$RECORDS" "$OPS" \
-  "$CACHE_BYTES" "$THREADS" "$ROUNDS" $POLICIES
+WORKLOADS="$WORKLOADS" python3 bench/scripts/cache-ycsb-report.py "$WORK" "$OUT/$NAME.csv" \
+  "$RECORDS" "$OPS" "$CACHE_BYTES" "$THREADS" "$ROUNDS" $POLICIES | tee "$WORK/table.md"
+bench/scripts/plot-cache-ycsb.sh "$OUT/$NAME.csv" "$OUT/$NAME.png" \
+  "YCSB $WORKLOADS on RLSM/ulfs, $RECORDS records, $CACHE_MB MiB ulfs cache"
+if [ "$TRACES" = 0 ]; then
+  log "done (no traces); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 # Traces of the run phase; the policy does not change which pages HBase asks for.
 run_phase "$WORK/load-random" hashed lru "$WORK/random.trace" trace-random
