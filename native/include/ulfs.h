@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -143,6 +144,11 @@ typedef struct ulfs_mount_opts {
                                docs/ulfs.md "Page cache policies" */
   const char *trace_path;   /* when set, every page access is appended to this file
                                (docs/format/ulfs-trace.md); NULL: no trace */
+  const char *stats_path;   /* when set, the counters report (ulfs_stats_write) is rewritten to
+                               this file while mounted and the file removed at unmount, for
+                               ulfs-stat on a mounted device (docs/ulfs.md "Counters while
+                               mounted"); NULL: not published */
+  uint32_t stats_interval_ms; /* how often; 0 means 1000 */
 } ulfs_mount_opts;
 
 /* Mounts the file system on dev, replaying the journal. opts may be NULL. The device stays owned
@@ -151,6 +157,12 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out);
 /* Writes back everything, marks the file system clean and releases it. Open descriptors are
  * closed. Returns the first write-back error, if any (the mount is released regardless). */
 int ulfs_unmount(ulfs *fs);
+/* Everything ulfs_unmount does to the device (descriptors closed, write-back, clean mark,
+ * threads stopped), but the mount's memory stays: every later call on fs that reads or changes
+ * the file system fails with -ESHUTDOWN, the counters stay readable, and ulfs_unmount only
+ * releases it. For a process that exits while other threads may still hold fs (a JVM's shutdown
+ * hook; docs/ulfs.md "Clean stop"). Calling it again returns 0. */
+int ulfs_shutdown(ulfs *fs);
 
 /* ---- file API (POSIX-style) -------------------------------------------------------------- */
 
@@ -269,6 +281,7 @@ typedef struct ulfs_cache_stats {
   uint64_t prefetch_used;   /* of those, pages later read by a demand access */
   uint64_t readahead_issued; /* pages read ahead of sequential streams (docs/ulfs.md "Readahead") */
   uint64_t readahead_used;   /* of those, pages later read by a demand access */
+  uint64_t hits_role[ULFS_ROLE_COUNT], misses_role[ULFS_ROLE_COUNT]; /* per ulfs_stream_role */
   uint64_t evictions[ULFS_CACHE_LISTS];  /* per policy list, see ulfs_cache_list_name */
   uint64_t list_pages[ULFS_CACHE_LISTS]; /* pages on each list now */
   uint64_t dirty_writebacks;             /* dirty pages written back (flusher, fsync, eviction) */
@@ -290,10 +303,19 @@ typedef struct ulfs_counters {
 } ulfs_counters;
 void ulfs_get_counters(ulfs *fs, ulfs_counters *c);
 
+/* Writes the counters report (usage, cache per kind, level, role and policy list, prefetcher,
+ * readahead, device I/O, journal) as text to out, the report ulfs-stat prints. Returns 0 or a
+ * negative errno when writing failed. */
+int ulfs_stats_write(ulfs *fs, FILE *out);
+/* Rewrites the stats file of ulfs_mount_opts.stats_path now (the publisher thread does so every
+ * stats_interval_ms). Returns -EINVAL when the mount publishes none. */
+int ulfs_stats_publish(ulfs *fs);
+
 /* fsck report. */
 typedef struct ulfs_fsck_report {
   uint64_t inodes_used, dirs, files, blocks_used;
   uint64_t replayed_txns;
+  int clean_unmount;     /* the superblock records a clean unmount (no replay was needed) */
   uint64_t errors;       /* inconsistencies found; 0 means clean */
   char first_error[256]; /* description of the first inconsistency */
 } ulfs_fsck_report;

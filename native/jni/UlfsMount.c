@@ -114,17 +114,19 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCl
 /*
  * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
  * Method:    nativeMount
- * Signature: (JLjava/lang/String;JILjava/lang/String;Ljava/lang/String;)J
+ * Signature: (JLjava/lang/String;JILjava/lang/String;Ljava/lang/String;Ljava/lang/String;)J
  * Mounts the file system on an open device; the returned handle owns the device. On failure
  * the device stays open (the caller closes it). jdevice only names the device in messages.
  */
 JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeMount(
     JNIEnv *env, jclass cls, jlong jdev, jstring jdevice, jlong cacheBytes, jint flushMs,
-    jstring jpolicy, jstring jtrace) {
+    jstring jpolicy, jstring jtrace, jstring jstats) {
   char *policy = ulfs_jni_utf(env, jpolicy);
   char *trace = policy && jtrace ? ulfs_jni_utf(env, jtrace) : NULL;
-  if (!policy || (jtrace && !trace)) {
+  char *stats = policy && (trace || !jtrace) && jstats ? ulfs_jni_utf(env, jstats) : NULL;
+  if (!policy || (jtrace && !trace) || (jstats && !stats)) {
     free(policy);
+    free(trace);
     return 0; /* ulfs_jni_utf threw */
   }
   ulfs_jni_mount *m = calloc(1, sizeof *m);
@@ -133,11 +135,12 @@ JNIEXPORT jlong JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeM
     m->dev = (ulfs_dev *)(intptr_t)jdev;
     ulfs_mount_opts o = {.cache_bytes = (uint64_t)cacheBytes,
                          .flush_interval_ms = (uint32_t)flushMs, .cache_policy = policy,
-                         .trace_path = trace};
+                         .trace_path = trace, .stats_path = stats};
     rc = ulfs_mount(m->dev, &o, &m->fs);
   }
   free(policy);
   free(trace);
+  free(stats);
   if (rc) {
     free(m);
     ulfs_jni_throw(env, rc, "mount", jdevice);
@@ -158,6 +161,29 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeUn
   ulfs_dev_close(m->dev);
   free(m);
   if (rc) ulfs_jni_throw(env, rc, "unmount", NULL);
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativeShutdown
+ * Signature: (J)V
+ * Unmounts the device but keeps the handle valid: later calls fail with ESHUTDOWN.
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeShutdown(
+    JNIEnv *env, jclass cls, jlong h) {
+  int rc = ulfs_shutdown(ulfs_jni_handle(h)->fs);
+  if (rc) ulfs_jni_throw(env, rc, "unmount", NULL);
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount
+ * Method:    nativePublishStats
+ * Signature: (J)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativePublishStats(
+    JNIEnv *env, jclass cls, jlong h) {
+  int rc = ulfs_stats_publish(ulfs_jni_handle(h)->fs);
+  if (rc) ulfs_jni_throw(env, rc, "publish counters", NULL);
 }
 
 /*
@@ -382,13 +408,14 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCo
  * Signature: (J[J)V
  * Fills the layout of UlfsCacheStats: hits, misses per kind; hits, misses per level slot;
  * prefetch issued, used; evictions, pages per list; dirty write-backs, p, |B1|, |B2|;
- * readahead issued, used.
+ * readahead issued, used; hits, misses per stream role.
  */
 JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCacheStats(
     JNIEnv *env, jclass cls, jlong h, jlongArray out) {
   ulfs_cache_stats st;
   ulfs_get_cache_stats(ulfs_jni_handle(h)->fs, &st);
-  jlong v[2 * ULFS_KIND_COUNT + 2 * (ULFS_HINT_LEVELS + 1) + 2 + 2 * ULFS_CACHE_LISTS + 6];
+  jlong v[2 * ULFS_KIND_COUNT + 2 * (ULFS_HINT_LEVELS + 1) + 2 + 2 * ULFS_CACHE_LISTS + 6 +
+          2 * ULFS_ROLE_COUNT];
   size_t n = 0;
   for (unsigned i = 0; i < ULFS_KIND_COUNT; i++) v[n++] = (jlong)st.hits_kind[i];
   for (unsigned i = 0; i < ULFS_KIND_COUNT; i++) v[n++] = (jlong)st.misses_kind[i];
@@ -404,6 +431,8 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsMount_nativeCa
   v[n++] = (jlong)st.ghost_b2;
   v[n++] = (jlong)st.readahead_issued;
   v[n++] = (jlong)st.readahead_used;
+  for (unsigned i = 0; i < ULFS_ROLE_COUNT; i++) v[n++] = (jlong)st.hits_role[i];
+  for (unsigned i = 0; i < ULFS_ROLE_COUNT; i++) v[n++] = (jlong)st.misses_role[i];
   if ((*env)->GetArrayLength(env, out) != (jsize)n) {
     ulfs_jni_throw(env, -EINVAL, "cache stats: array length does not match", NULL);
     return;

@@ -72,6 +72,7 @@ static unsigned level_slot(uint8_t level) {
 void cache_hit(cache *c, page *pg, const cache_acc *a) {
   c->st.hits_kind[a->kind]++;
   c->st.hits_level[level_slot(a->level)]++;
+  c->st.hits_role[a->role]++;
   if (pg->flags & PG_PREFETCHED) {
     pg->flags &= (uint8_t)~PG_PREFETCHED;
     c->st.prefetch_used++;
@@ -87,6 +88,7 @@ void cache_miss(cache *c, uint64_t ino, uint64_t idx, const cache_acc *a) {
   if (!a->prefetch) {
     c->st.misses_kind[a->kind]++;
     c->st.misses_level[level_slot(a->level)]++;
+    c->st.misses_role[a->role]++;
   }
   if (c->pol->on_miss) c->pol->on_miss(c->polstate, ino, idx, a);
 }

@@ -118,6 +118,7 @@ static int px_flush(ulfs_dev *d) {
 
 static void px_close(ulfs_dev *d) {
   posix_dev *p = (posix_dev *)d;
+  flock(p->fd, LOCK_UN); /* as ur_close: the lock ends with the device, whoever else holds p->fd */
   close(p->fd);
   free(p);
 }

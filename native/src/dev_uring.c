@@ -13,6 +13,7 @@
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -211,6 +212,9 @@ static void ur_close(ulfs_dev *d) {
     free(t);
   }
   pthread_mutex_destroy(&u->mu);
+  /* The kernel tears a ring down asynchronously and may hold a reference to the file until it
+   * is done: unlock explicitly, or the device stays locked (-EBUSY) for a while after close. */
+  flock(u->fd, LOCK_UN);
   close(u->fd);
   free(u);
 }

@@ -608,11 +608,7 @@ static void *flusher_main(void *arg) {
   ulfs *fs = arg;
   pthread_mutex_lock(&fs->lock);
   while (!fs->stopping) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)fs->flush_interval_ms * 1000000ull;
-    ts.tv_sec += (time_t)(ns / 1000000000ull);
-    ts.tv_nsec = (long)(ns % 1000000000ull);
+    struct timespec ts = ulfs_deadline_ms(fs->flush_interval_ms);
     pthread_cond_timedwait(&fs->flusher_cv, &fs->lock, &ts);
     if (fs->stopping) break;
     flush_all(fs);
@@ -693,6 +689,7 @@ static void fs_free(ulfs *fs) {
   }
   cache_destroy(&fs->cache);
   if (fs->trace) trace_close(fs->trace);
+  if (fs->pub) stats_pub_free(fs->pub);
   free(fs->ihash);
   free(fs->ithash);
   free(fs->balloc);
@@ -808,6 +805,10 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
     goto fail;
   }
   fs->prefetcher_started = true;
+  if (opts && opts->stats_path &&
+      (rc = stats_pub_start(fs, opts->stats_path, opts->stats_interval_ms, &fs->pub)) != 0)
+    ulfs_log(ULFS_LOG_WARN, "counters not published to %s: %s", opts->stats_path,
+             strerror(-rc)); /* the file system works without them */
   *out = fs;
   return 0;
 fail:
@@ -816,7 +817,12 @@ fail:
   return rc;
 }
 
-int ulfs_unmount(ulfs *fs) {
+int ulfs_shutdown(ulfs *fs) {
+  pthread_mutex_lock(&fs->lock);
+  bool shut = fs->shut;
+  pthread_mutex_unlock(&fs->lock);
+  if (shut) return 0;
+  if (fs->pub) stats_pub_stop(fs->pub); /* it takes fs->lock: before taking it here */
   stop_threads(fs);
   int first = 0;
   for (int fd = 0; fd < fs->nfds; fd++) {
@@ -846,16 +852,30 @@ int ulfs_unmount(ulfs *fs) {
     fs->trace = NULL;
     if (rc && !first) first = rc;
   }
+  fs->shut = true;
   pthread_mutex_unlock(&fs->lock);
-  fs_free(fs);
   return first;
+}
+
+int ulfs_unmount(ulfs *fs) {
+  int rc = ulfs_shutdown(fs);
+  fs_free(fs);
+  return rc;
 }
 
 /* ================================ namespace API ======================================== */
 
 /* Runs expr under fs->lock: each public call below is LOCKED(fs, <name>_locked(...)), and a
- * *_locked function assumes the lock is held (REQUIRES) and never takes it. */
-#define LOCKED(fs, expr)                \
+ * *_locked function assumes the lock is held (REQUIRES) and never takes it. After ulfs_shutdown
+ * the call fails with -ESHUTDOWN instead; COUNTED runs expr regardless (read-only counters). */
+#define LOCKED(fs, expr)                                       \
+  ({                                                           \
+    pthread_mutex_lock(&(fs)->lock);                           \
+    __typeof__(expr) r_ = (fs)->shut ? -ESHUTDOWN : (expr);    \
+    pthread_mutex_unlock(&(fs)->lock);                         \
+    r_;                                                        \
+  })
+#define COUNTED(fs, expr)               \
   ({                                    \
     pthread_mutex_lock(&(fs)->lock);    \
     __typeof__(expr) r_ = (expr);       \
@@ -1316,7 +1336,7 @@ static int statfs_locked(ulfs *fs, ulfs_statfs *st) {
   return 0;
 }
 
-int ulfs_statfs_get(ulfs *fs, ulfs_statfs *st) { return LOCKED(fs, statfs_locked(fs, st)); }
+int ulfs_statfs_get(ulfs *fs, ulfs_statfs *st) { return COUNTED(fs, statfs_locked(fs, st)); }
 
 /* REQUIRES: fs->lock held. */
 static int counters_locked(ulfs *fs, ulfs_counters *c) {
@@ -1340,7 +1360,7 @@ static int counters_locked(ulfs *fs, ulfs_counters *c) {
   return 0;
 }
 
-void ulfs_get_counters(ulfs *fs, ulfs_counters *c) { (void)LOCKED(fs, counters_locked(fs, c)); }
+void ulfs_get_counters(ulfs *fs, ulfs_counters *c) { (void)COUNTED(fs, counters_locked(fs, c)); }
 
 /* ================================ cache hints and counters ============================= */
 
@@ -1394,6 +1414,8 @@ static int hint_fd_locked(ulfs *fs, int fd, int role) {
 
 int ulfs_hint_fd(ulfs *fs, int fd, int role) { return LOCKED(fs, hint_fd_locked(fs, fd, role)); }
 
+int ulfs_stats_publish(ulfs *fs) { return fs->pub ? stats_pub_now(fs->pub) : -EINVAL; }
+
 /* REQUIRES: fs->lock held. */
 static int cache_stats_locked(ulfs *fs, ulfs_cache_stats *st) {
   *st = fs->cache.st;
@@ -1404,7 +1426,7 @@ static int cache_stats_locked(ulfs *fs, ulfs_cache_stats *st) {
 }
 
 void ulfs_get_cache_stats(ulfs *fs, ulfs_cache_stats *st) {
-  (void)LOCKED(fs, cache_stats_locked(fs, st));
+  (void)COUNTED(fs, cache_stats_locked(fs, st));
 }
 
 const char *ulfs_cache_policy(ulfs *fs) { return fs->cache.pol->name; }

@@ -196,6 +196,7 @@ int ulfs_fsck(ulfs_dev *dev, int replay, ulfs_fsck_report *r) {
     r->errors = 1;
     return 0;
   }
+  r->clean_unmount = c.sb.clean != 0;
   uint64_t pos, seq;
   rc = journal_replay(dev, &c.sb, replay != 0, &pos, &seq);
   if (rc < 0) return rc;

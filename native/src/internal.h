@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "ulfs.h"
 
@@ -24,6 +25,8 @@
 void ulfs_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t ulfs_crc32c(uint32_t crc, const void *buf, size_t len);
 int64_t ulfs_now_ns(void);
+/* The CLOCK_REALTIME instant ms milliseconds from now (a pthread_cond_timedwait deadline). */
+struct timespec ulfs_deadline_ms(uint32_t ms);
 void *ulfs_alloc_aligned(size_t len); /* BS-aligned, zeroed; NULL on failure */
 
 /* ---- device vtable ----------------------------------------------------------------------- *
@@ -327,11 +330,21 @@ struct ulfs {
   unsigned pfq_head, pfq_len;
   uint32_t next_fid;
   struct trace *trace; /* NULL unless ulfs_mount_opts.trace_path */
+  struct stats_pub *pub; /* NULL unless ulfs_mount_opts.stats_path (stats.c) */
+  bool shut; /* ulfs_shutdown ran: calls that read or change the file system fail */
   uint8_t *bounce; /* BOUNCE_PAGES aligned pages for batched I/O */
   int broken;      /* first metadata I/O error: the file system refuses changes after it */
   _Atomic uint64_t c_hits, c_misses, c_evictions, c_writebacks, c_wb_errors;
   uint64_t c_commits, c_jblocks, c_replayed, c_wraps;
 };
+
+/* counters publisher (stats.c): publishes at start, then every interval_ms until stopped;
+ * stop removes the file and is idempotent; free stops first. */
+typedef struct stats_pub stats_pub;
+int stats_pub_start(ulfs *fs, const char *path, uint32_t interval_ms, stats_pub **out);
+int stats_pub_now(stats_pub *p);
+void stats_pub_stop(stats_pub *p);
+void stats_pub_free(stats_pub *p);
 
 /* superblock / layout */
 void sb_encode(const superblock *sb, uint8_t *blk);

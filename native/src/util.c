@@ -75,3 +75,12 @@ const char *ulfs_backend_name(ulfs_backend b) {
   }
   return "unknown";
 }
+
+struct timespec ulfs_deadline_ms(uint32_t ms) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  uint64_t ns = (uint64_t)ts.tv_nsec + (uint64_t)ms * 1000000ull;
+  ts.tv_sec += (time_t)(ns / 1000000000ull);
+  ts.tv_nsec = (long)(ns % 1000000000ull);
+  return ts;
+}

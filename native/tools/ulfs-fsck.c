@@ -26,10 +26,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ulfs-fsck: %s: %s\n", argv[argi], strerror(-rc));
     return 8;
   }
-  printf("%s: %llu inodes (%llu dirs, %llu files), %llu blocks used, %llu journal txns %s\n",
+  printf("%s: %llu inodes (%llu dirs, %llu files), %llu blocks used, %llu journal txns %s, %s\n",
          argv[argi], (unsigned long long)r.inodes_used, (unsigned long long)r.dirs,
          (unsigned long long)r.files, (unsigned long long)r.blocks_used,
-         (unsigned long long)r.replayed_txns, replay ? "replayed" : "pending");
+         (unsigned long long)r.replayed_txns, replay ? "replayed" : "pending",
+         r.clean_unmount ? "unmounted cleanly" : "not unmounted cleanly");
   if (r.errors) {
     printf("%llu error(s); first: %s\n", (unsigned long long)r.errors, r.first_error);
     return 1;

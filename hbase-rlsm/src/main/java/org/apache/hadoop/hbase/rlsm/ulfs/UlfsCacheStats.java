@@ -2,19 +2,21 @@ package org.apache.hadoop.hbase.rlsm.ulfs;
 
 import java.util.Arrays;
 import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
+import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 
 /**
  * A snapshot of the ulfs page cache counters since mount (ulfs_cache_stats in ulfs.h): hits and
- * misses per file kind and per level, prefetcher and readahead pages issued and used, evictions
- * and pages per policy list, dirty write-backs, and ARC's adaptive state.
+ * misses per file kind, level and stream role, prefetcher and readahead pages issued and used,
+ * evictions and pages per policy list, dirty write-backs, and ARC's adaptive state.
  */
 public final class UlfsCacheStats {
   /** Levels told apart (ULFS_HINT_LEVELS); one more slot counts files without a level. */
   public static final int LEVELS = 8;
   static final int KINDS = FileKind.values().length;
   static final int LISTS = 8;
+  static final int ROLES = StreamRole.values().length;
   /** Layout of the array filled by the bridge (native/jni/UlfsMount.c, nativeCacheStats). */
-  static final int LENGTH = 2 * KINDS + 2 * (LEVELS + 1) + 2 + 2 * LISTS + 6;
+  static final int LENGTH = 2 * KINDS + 2 * (LEVELS + 1) + 2 + 2 * LISTS + 6 + 2 * ROLES;
 
   private final String policy;
   private final String[] lists;
@@ -101,6 +103,15 @@ public final class UlfsCacheStats {
   /** Of {@link #readaheadIssued()}, pages later read by a demand access. */
   public long readaheadUsed() {
     return v[base() + 7 + 2 * LISTS];
+  }
+
+  /** Demand hits of accesses through streams of this role (ulfs_hint_fd, ulfs_pread_as). */
+  public long hits(StreamRole role) {
+    return v[base() + 8 + 2 * LISTS + role.code()];
+  }
+
+  public long misses(StreamRole role) {
+    return v[base() + 8 + 2 * LISTS + ROLES + role.code()];
   }
 
   public long totalHits() {

@@ -53,6 +53,15 @@ public final class UlfsConfig {
   public static final String CACHE_TRACE_KEY = "fs.ulfs.cache.trace";
   public static final String DEFAULT_CACHE_TRACE = "";
 
+  /**
+   * Where the mount publishes its counters report every second while mounted, for
+   * {@code ulfs-stat} on the mounted device (docs/ulfs.md "Counters while mounted"). Empty: next
+   * to an image file, as {@code <device>.stats}; none for a block device or the memory backend.
+   * "none": not published.
+   */
+  public static final String STATS_FILE_KEY = "fs.ulfs.stats.file";
+  public static final String DEFAULT_STATS_FILE = "";
+
   /** Period of the flusher thread that writes back dirty pages and commits their metadata. */
   public static final String FLUSH_INTERVAL_MS_KEY = "fs.ulfs.flush.interval.ms";
   public static final int DEFAULT_FLUSH_INTERVAL_MS = 1000;
@@ -131,6 +140,18 @@ public final class UlfsConfig {
         + " nothing defines: define it, e.g. -Drlsm.ulfs.cache.trace= for no trace");
     }
     return t;
+  }
+
+  /** The stats file of {@link #STATS_FILE_KEY} for device, or null for none. */
+  static String statsFile(Configuration conf, String device) {
+    String f = conf.getTrimmed(STATS_FILE_KEY, DEFAULT_STATS_FILE);
+    if (f.equals("none")) {
+      return null;
+    }
+    if (!f.isEmpty()) {
+      return f;
+    }
+    return !device.isEmpty() && new java.io.File(device).isFile() ? device + ".stats" : null;
   }
 
   static int backendCode(Configuration conf) {

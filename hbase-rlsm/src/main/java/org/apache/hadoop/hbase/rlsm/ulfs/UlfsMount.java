@@ -2,7 +2,12 @@ package org.apache.hadoop.hbase.rlsm.ulfs;
 
 import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.function.Function;
+import javax.management.JMException;
+import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ShutdownHookManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,21 +16,41 @@ import org.slf4j.LoggerFactory;
  * ({@link #acquire}): every {@link UlfsFileSystem} and every open stream holds a reference, and
  * the device is unmounted when the last one is released, so the native handle is never used
  * after it was freed. Asking for a different device while one is mounted fails.
+ * <p>
+ * While mounted, the counters are a JMX bean ({@link UlfsMountMXBean}, registered at mount and
+ * unregistered at unmount). A JVM that exits with references left (a stream nobody closed, the
+ * standalone server's file systems) unmounts the device in a shutdown hook that runs after
+ * HBase's and Hadoop's file-system hooks: the device is written back and marked clean, and any
+ * later call fails (docs/ulfs.md "Clean stop").
  */
 public final class UlfsMount {
   private static final Logger LOG = LoggerFactory.getLogger(UlfsMount.class);
+  /**
+   * Priority of the exit hook in Hadoop's ShutdownHookManager (higher runs first): after
+   * HBase's own hook (0), which stops a region server still running, and FileSystem's (10).
+   */
+  static final int EXIT_HOOK_PRIORITY = -100;
 
   private static UlfsMount current;
 
   private final long handle;
   private final String device;
   private final String description;
+  private final ObjectName beanName;
+  private final Runnable exitHook = this::unmountAtExit;
   private int refs; // guarded by UlfsMount.class
+  private boolean shut; // guarded by UlfsMount.class: unmounted by the exit hook
 
   private UlfsMount(long handle, String device) {
     this.handle = handle;
     this.device = device;
     this.description = nativeDescribe(handle);
+    try {
+      this.beanName = new ObjectName(
+        "org.apache.hadoop.hbase.rlsm:type=UlfsMount,device=" + ObjectName.quote(device));
+    } catch (JMException e) {
+      throw new IllegalStateException(e); // quote() makes any device name valid
+    }
   }
 
   /**
@@ -79,14 +104,19 @@ public final class UlfsMount {
       if (!conf.getBoolean(UlfsConfig.DIRECT_KEY, UlfsConfig.DEFAULT_DIRECT)) {
         flags |= 2; // ULFS_DEV_NO_DIRECT
       }
+      String stats = backend == UlfsConfig.BACKEND_MEMORY ? null
+        : UlfsConfig.statsFile(conf, device);
       long h = mount(device, backend, flags, bytes, faultSpec,
         conf.getLong(UlfsConfig.CACHE_BYTES_KEY, UlfsConfig.DEFAULT_CACHE_BYTES),
         conf.getInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, UlfsConfig.DEFAULT_FLUSH_INTERVAL_MS),
-        policy, trace.isEmpty() ? null : trace);
+        policy, trace.isEmpty() ? null : trace, stats);
       current = new UlfsMount(h, key);
       current.refs = 1;
-      LOG.info("Mounted ulfs device {} ({}, cache policy {}{})", key, current.description,
-        policy, trace.isEmpty() ? "" : ", access trace " + trace);
+      current.registerBean();
+      ShutdownHookManager.get().addShutdownHook(current.exitHook, EXIT_HOOK_PRIORITY);
+      LOG.info("Mounted ulfs device {} ({}, cache policy {}{}{})", key, current.description,
+        policy, trace.isEmpty() ? "" : ", access trace " + trace,
+        stats == null ? "" : ", counters published to " + stats);
       return current;
     }
   }
@@ -97,8 +127,8 @@ public final class UlfsMount {
    * errors ({@link UlfsErrno}); a failed step leaves nothing open.
    */
   private static long mount(String device, int backend, int flags, long memBytes,
-    String faultSpec, long cacheBytes, int flushIntervalMs, String policy, String trace)
-    throws IOException {
+    String faultSpec, long cacheBytes, int flushIntervalMs, String policy, String trace,
+    String stats) throws IOException {
     long dev;
     try {
       dev = nativeOpenDevice(device, backend, flags, memBytes);
@@ -113,7 +143,7 @@ public final class UlfsMount {
       }
     }
     try {
-      return nativeMount(dev, device, cacheBytes, flushIntervalMs, policy, trace);
+      return nativeMount(dev, device, cacheBytes, flushIntervalMs, policy, trace, stats);
     } catch (UlfsException e) {
       nativeCloseDevice(dev);
       throw UlfsErrno.forMount(e, device);
@@ -141,8 +171,74 @@ public final class UlfsMount {
         return;
       }
       current = null;
-      LOG.info("Unmounting ulfs device {}: {}", device, cacheStats());
-      nativeUnmount(handle);
+      if (!ShutdownHookManager.get().isShutdownInProgress()) {
+        ShutdownHookManager.get().removeShutdownHook(exitHook);
+      }
+      if (!shut) {
+        unregisterBean();
+        LOG.info("Unmounting ulfs device {}: {}", device, cacheStats());
+      }
+      nativeUnmount(handle); // after the exit hook's shutdown: only frees the mount
+    }
+  }
+
+  /**
+   * The exit hook: unmounts a device still referenced when the JVM exits. The native mount stays
+   * allocated (a thread may still hold a stream on it), and refuses every call from now on.
+   */
+  private void unmountAtExit() {
+    synchronized (UlfsMount.class) {
+      if (refs <= 0 || shut) {
+        return;
+      }
+      shut = true;
+      unregisterBean();
+      LOG.info("Unmounting ulfs device {} at JVM exit ({} references open): {}", device, refs,
+        cacheStats());
+      try {
+        nativeShutdown(handle);
+      } catch (IOException e) {
+        LOG.error("Unmounting ulfs device {} at JVM exit failed", device, e);
+      }
+    }
+  }
+
+  private void registerBean() {
+    try {
+      ManagementFactory.getPlatformMBeanServer().registerMBean(new UlfsMountBean(this), beanName);
+    } catch (JMException e) {
+      LOG.warn("ulfs counters of {} not registered with JMX as {}", device, beanName, e);
+    }
+  }
+
+  private void unregisterBean() {
+    try {
+      ManagementFactory.getPlatformMBeanServer().unregisterMBean(beanName);
+    } catch (JMException e) {
+      LOG.warn("ulfs counters of {} not unregistered from JMX", device, e);
+    }
+  }
+
+  /**
+   * Rewrites the stats file ({@link UlfsConfig#STATS_FILE_KEY}) now instead of at the next
+   * period: for tests and tools that must see the counters as they are.
+   */
+  public void publishCounters() throws IOException {
+    nativePublishStats(handle);
+  }
+
+  /** Name of the JMX bean with this mount's counters. */
+  public ObjectName beanName() {
+    return beanName;
+  }
+
+  /**
+   * Runs reader with the mount's native counters while the mount is live (the JMX bean's
+   * getters: JMX may call them while the last reference is released); null once unmounted.
+   */
+  <T> T whileMounted(Function<UlfsMount, T> reader) {
+    synchronized (UlfsMount.class) {
+      return refs > 0 ? reader.apply(this) : null;
     }
   }
 
@@ -246,9 +342,14 @@ public final class UlfsMount {
   private static native void nativeCloseDevice(long device);
 
   private static native long nativeMount(long device, String deviceName, long cacheBytes,
-    int flushIntervalMs, String cachePolicy, String tracePath) throws IOException;
+    int flushIntervalMs, String cachePolicy, String tracePath, String statsPath)
+    throws IOException;
 
   private static native void nativeUnmount(long handle) throws IOException;
+
+  private static native void nativeShutdown(long handle) throws IOException;
+
+  private static native void nativePublishStats(long handle) throws IOException;
 
   private static native String nativeDescribe(long handle);
 
