@@ -236,6 +236,46 @@ public class TestStandaloneLaunchers {
   }
 
   /**
+   * On {@code ulfs://} (RLSM_FS=ulfs): while the server runs, ulfs-stat prints the counters the
+   * mount publishes; {@code bin/hbase-stop} unmounts the device (the JVM's exit hook), so fsck
+   * finds it unmounted cleanly with nothing to replay and the stats file is gone; and the empty
+   * trace setting of conf/hbase-site.xml traced nothing (docs/ulfs.md "Clean stop").
+   */
+  @Test
+  public void testStopUnmountsUlfsCleanly() throws Exception {
+    Map<String, String> ulfs = Map.of("RLSM_FS", "ulfs", "RLSM_ULFS_BYTES", "1073741824");
+    Run start = run(ulfs, "bin/hbase-start");
+    assertEquals("hbase-start failed:\n" + start.output, 0, start.rc);
+    TableName table = TableName.valueOf("launcher_ulfs");
+    Run create = run(ulfs, "bin/create-table", table.getNameAsString(), "f", "--engine", "rlsm");
+    assertEquals("create-table failed:\n" + create.output, 0, create.rc);
+    try (Connection conn = ConnectionFactory.createConnection(clientConf());
+      Table t = conn.getTable(table)) {
+      for (int i = 0; i < 100; i++) {
+        t.put(new Put(row(i)).addColumn(F, Q, value(i)));
+      }
+      assertArrayEquals(value(7), t.get(new Get(row(7))).getValue(F, Q));
+    }
+    File image = new File(dataDir, "ulfs.img");
+    File tools = new File(REPO, "hbase-rlsm/target/native");
+    Run stat = run(ulfs, new File(tools, "ulfs-stat").getPath(), image.getPath());
+    assertEquals(stat.output, 0, stat.rc);
+    assertTrue(stat.output, stat.output.contains("mounted by another process"));
+    assertTrue(stat.output, stat.output.contains("hits/misses role user"));
+
+    Run stop = run(ulfs, "bin/hbase-stop");
+    assertEquals("hbase-stop failed:\n" + stop.output, 0, stop.rc);
+    String log = read(new File(dataDir, "logs/hbase-master.log"));
+    assertFalse("traced with an empty trace setting", log.contains("access trace"));
+    assertFalse(new File(REPO, "${rlsm.ulfs.cache.trace}").exists());
+    assertFalse(new File(dataDir, "${rlsm.ulfs.cache.trace}").exists());
+    assertFalse("stats file left behind", new File(image.getPath() + ".stats").exists());
+    Run fsck = run(ulfs, new File(tools, "ulfs-fsck").getPath(), "-n", image.getPath());
+    assertEquals(fsck.output, 0, fsck.rc);
+    assertTrue(fsck.output, fsck.output.contains("0 journal txns pending, unmounted cleanly"));
+  }
+
+  /**
    * bin/hbase-shell both ways a script uses it: commands on standard input (reading the RLSM
    * table written above; a failing command makes the exit status 1) and a script file that
    * creates an RLSM table, writes and counts.
