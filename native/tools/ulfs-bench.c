@@ -2,7 +2,9 @@
  * disk: sequential write, random 4 KB and 64 KB preads, and 4 KB appends each followed by fsync.
  * ulfs runs on a freshly formatted image through the chosen backend; the kernel baseline uses
  * pread/pwrite/fdatasync on a plain file in the same directory (through the kernel page cache).
- *   ulfs-bench <dir> [file-MiB=512] [cache-MiB=64] [posix|io_uring]
+ *   ulfs-bench <dir> [file-MiB=512] [cache-MiB=64] [posix|io_uring] [trace-file]
+ * With a trace file, ulfs records every page access to it (what tracing costs:
+ * bench/scripts/ulfs-trace-cost.sh).
  * Prints one line per (system, test) with throughput and latency percentiles. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -99,7 +101,8 @@ static void run(target *t, uint64_t file_bytes) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: ulfs-bench <dir> [file-MiB=512] [cache-MiB=64] [posix|io_uring]\n");
+    fprintf(stderr, "usage: ulfs-bench <dir> [file-MiB=512] [cache-MiB=64] [posix|io_uring] "
+                    "[trace-file]\n");
     return 2;
   }
   uint64_t file_bytes = (argc > 2 ? strtoull(argv[2], NULL, 10) : 512) << 20;
@@ -117,7 +120,7 @@ int main(int argc, char **argv) {
   if (!rc) rc = ulfs_mkfs(dev, NULL);
   ulfs *fs = NULL;
   ulfs_mount_opts mo = {.cache_bytes = cache_bytes, .flush_interval_ms = 1000,
-                        .cache_policy = NULL};
+                        .cache_policy = NULL, .trace_path = argc > 5 ? argv[5] : NULL};
   if (!rc) rc = ulfs_mount(dev, &mo, &fs);
   if (rc) {
     fprintf(stderr, "ulfs-bench: %s: %s\n", img, strerror(-rc));

@@ -21,7 +21,8 @@
  * <li>{@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsPathClassifier} names the kind of HBase files
  * by path (WAL, temporary output, archived);
  * {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsCacheStats} is a snapshot of the page cache
- * counters; {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsConfig} holds every key, including the
+ * counters, {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsMountMXBean} the same counters live over
+ * JMX (implemented by {@code UlfsMountBean}); {@link org.apache.hadoop.hbase.rlsm.ulfs.UlfsConfig} holds every key, including the
  * cache policy and the access trace.</li>
  * </ul>
  *
@@ -29,7 +30,8 @@
  * <ul>
  * <li>One device is mounted per process, shared by every {@code UlfsFileSystem} instance and
  * stream; it is reference counted and unmounted when the last user closes, so a native handle
- * is never used after unmount.</li>
+ * is never used after it was freed. A JVM that exits with references left unmounts it in an exit
+ * hook without freeing it (later calls fail with an IOException).</li>
  * <li>Data crosses JNI only in direct {@link java.nio.ByteBuffer}s.</li>
  * <li>{@code hsync} and {@code hflush} return only after data and metadata are on stable storage
  * of the device: HBase acknowledges SYNC_WAL writes after hflush, and the page cache dies with
