@@ -9,6 +9,8 @@
 #   bench/scripts/ulfs-io.sh -wi 3 -i 5 -r 3s     any JMH option (longer iterations, ...)
 #   bench/scripts/ulfs-io.sh -p dataset=resident -p target=ulfs-uring,filechannel   a subset
 #   ULFS_IO_DIR=/mnt/disk/ulfs-io bench/scripts/ulfs-io.sh   files (and the ulfs image) elsewhere
+#   ULFS_IO_NAME=ulfs-io-read bench/scripts/ulfs-io.sh -e appendHsync -p ioKb=4 \
+#     -p target=ulfs-uring,ulfs-posix,filechannel    the read cases alone, to their own CSV
 #
 # The first run writes the read files (64 MiB and 1 GiB, each once in the ulfs image and once as
 # a kernel file) and the 8 GiB sparse ulfs image under $ULFS_IO_DIR (default
@@ -17,11 +19,12 @@
 # measure what its name says (io_uring unavailable, no O_DIRECT, no real hsync).
 #
 # Prints a Markdown table with ratios to the FileChannel and Hadoop local baselines; writes
-# docs/bench-data/ulfs-io.csv and docs/bench-data/ulfs-io.png.
+# docs/bench-data/$ULFS_IO_NAME.csv and .png (default ulfs-io).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=${ULFS_IO_DIR:-bench/jmh/target/ulfs-io}
 OUT=docs/bench-data
+NAME=${ULFS_IO_NAME:-ulfs-io}
 bin/install-deps --bench
 mkdir -p "$DIR" "$OUT"
 rm -f "$DIR/ulfs-counters.csv" "$DIR/loadavg.txt"
@@ -38,6 +41,6 @@ cp bench/jmh/target/jmh-result.json "$DIR/jmh-result.json"
 {
   echo "$info"
   python3 bench/scripts/ulfs-io-report.py "$DIR/jmh-result.json" "$DIR/ulfs-counters.csv" \
-    "$OUT/ulfs-io.csv" "$OUT/ulfs-io.png" "$DIR/loadavg.txt"
+    "$OUT/$NAME.csv" "$OUT/$NAME.png" "$DIR/loadavg.txt"
 } | tee "$DIR/table.md"
-echo "ulfs-io: table in $DIR/table.md, $OUT/ulfs-io.csv, $OUT/ulfs-io.png"
+echo "ulfs-io: table in $DIR/table.md, $OUT/$NAME.csv, $OUT/$NAME.png"
