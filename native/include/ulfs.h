@@ -160,7 +160,7 @@ int ulfs_unmount(ulfs *fs);
 /* Everything ulfs_unmount does to the device (descriptors closed, write-back, clean mark,
  * threads stopped), but the mount's memory stays: every later call on fs that reads or changes
  * the file system fails with -ESHUTDOWN, the counters stay readable, and ulfs_unmount only
- * releases it. For a process that exits while other threads may still hold fs (a JVM's shutdown
+ * releases it. The device's lock is released: another process may open it at once. For a process that exits while other threads may still hold fs (a JVM's shutdown
  * hook; docs/ulfs.md "Clean stop"). Calling it again returns 0. */
 int ulfs_shutdown(ulfs *fs);
 

@@ -46,6 +46,9 @@ int ulfs_dev_open(const char *path, ulfs_backend backend, int flags, ulfs_dev **
 void ulfs_dev_close(ulfs_dev *dev) {
   if (dev) dev->ops->close(dev);
 }
+void ulfs_dev_unlock(ulfs_dev *dev) {
+  if (dev->ops->unlock) dev->ops->unlock(dev);
+}
 ulfs_backend ulfs_dev_backend(const ulfs_dev *dev) { return dev->backend; }
 uint64_t ulfs_dev_size(const ulfs_dev *dev) { return dev->size; }
 int ulfs_dev_is_direct(const ulfs_dev *dev) { return dev->direct; }

@@ -266,9 +266,11 @@ static void fault_close(ulfs_dev *d) {
   free(f);
 }
 
+static void fault_unlock(ulfs_dev *d) { ulfs_dev_unlock(((fault_dev *)d)->inner); }
+
 static const ulfs_dev_ops fault_ops = {
     .name = "fault", .read = fault_read, .write = fault_write, .flush = fault_flush,
-    .register_buffer = fault_register_buffer, .close = fault_close};
+    .register_buffer = fault_register_buffer, .close = fault_close, .unlock = fault_unlock};
 
 int ulfs_dev_fault_wrap(ulfs_dev *inner, uint64_t seed, ulfs_dev **out) {
   if (!inner || !out) return -EINVAL;

@@ -123,9 +123,11 @@ static void px_close(ulfs_dev *d) {
   free(p);
 }
 
+static void px_unlock(ulfs_dev *d) { flock(((posix_dev *)d)->fd, LOCK_UN); }
+
 static const ulfs_dev_ops posix_ops = {
     .name = "posix", .read = px_read, .write = px_write, .flush = px_flush,
-    .register_buffer = NULL, .close = px_close};
+    .register_buffer = NULL, .close = px_close, .unlock = px_unlock};
 
 int ulfs_posix_open(const char *path, int flags, ulfs_dev **out) {
   posix_dev *p = calloc(1, sizeof *p);

@@ -219,9 +219,11 @@ static void ur_close(ulfs_dev *d) {
   free(u);
 }
 
+static void ur_unlock(ulfs_dev *d) { flock(((uring_dev *)d)->fd, LOCK_UN); }
+
 static const ulfs_dev_ops uring_ops = {
     .name = "io_uring", .read = ur_read, .write = ur_write, .flush = ur_flush,
-    .register_buffer = ur_register, .close = ur_close};
+    .register_buffer = ur_register, .close = ur_close, .unlock = ur_unlock};
 
 int ulfs_uring_open(const char *path, int flags, ulfs_dev **out) {
   /* Probe: can this process create a ring at all (io_uring may be disabled by sysctl,

@@ -853,6 +853,10 @@ int ulfs_shutdown(ulfs *fs) {
     if (rc && !first) first = rc;
   }
   fs->shut = true;
+  /* Nothing touches the device from now on: another process may mount it at once, even while
+   * this one keeps it open (the JVM's exit hook; an exiting process's io_uring rings are torn
+   * down asynchronously and would keep the lock meanwhile). */
+  ulfs_dev_unlock(fs->dev);
   pthread_mutex_unlock(&fs->lock);
   return first;
 }

@@ -42,6 +42,8 @@ typedef struct ulfs_dev_ops {
   /* Optional: a long-lived buffer region (the page cache) the backend may pin/register. */
   int (*register_buffer)(ulfs_dev *dev, void *base, size_t len);
   void (*close)(ulfs_dev *dev);
+  /* Optional: releases the device lock (flock) while the device stays open; ulfs_shutdown. */
+  void (*unlock)(ulfs_dev *dev);
 } ulfs_dev_ops;
 
 struct ulfs_dev {
@@ -57,6 +59,9 @@ int ulfs_dev_read(ulfs_dev *dev, void *buf, uint64_t off, size_t len);
 int ulfs_dev_write(ulfs_dev *dev, const void *buf, uint64_t off, size_t len);
 int ulfs_dev_flush(ulfs_dev *dev);
 
+/* Releases the device lock early (ulfs_shutdown): a device of a process that exits without
+ * closing it would stay locked while the kernel tears its io_uring rings down. */
+void ulfs_dev_unlock(ulfs_dev *dev);
 int ulfs_posix_open(const char *path, int flags, ulfs_dev **out);
 int ulfs_uring_open(const char *path, int flags, ulfs_dev **out);
 /* Shared by the POSIX and io_uring backends: opens path, O_DIRECT when allowed. */

@@ -1,7 +1,8 @@
 /* test_stats -- counters while mounted and the clean stop (docs/ulfs.md "Counters while mounted",
  * "Clean stop"): a mount publishes its report to the stats file, ulfs-stat prints that report for
  * a device another process holds, ulfs_shutdown removes the file, refuses later calls but keeps
- * the counters, and leaves a device fsck finds unmounted cleanly; a device still mounted is not.
+ * the counters, unlocks the device and leaves it as fsck finds unmounted cleanly; a device still
+ * mounted is not.
  *   test_stats <scratch-dir> <path of ulfs-stat> */
 #include "t.h"
 
@@ -70,6 +71,9 @@ static void published_while_mounted(const char *dir, const char *tool) {
   ulfs_get_counters(fs, &after);
   CHECK(after.cache_hits >= c.cache_hits);
   OK(ulfs_shutdown(fs)); /* again: nothing to do */
+  ulfs_dev *again; /* the lock is released: the device opens while this one is still open */
+  OK(ulfs_dev_open(image, ULFS_BACKEND_POSIX, ULFS_DEV_NO_DIRECT, &again));
+  ulfs_dev_close(again);
   ulfs_fsck_report r;
   OK(ulfs_fsck(dev, 0, &r));
   CHECK(r.clean_unmount == 1 && r.replayed_txns == 0 && r.errors == 0);
