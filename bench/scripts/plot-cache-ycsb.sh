@@ -33,6 +33,7 @@ set key top left autotitle columnheader
 set title "throughput (ops/s, mean of rounds)"
 plot for [i=2:$((NW + 1))] "$TMP/means.dat" using i:xtic(1) title columnheader(i)
 set title "store-file hit ratio"
+set yrange [0:1]
 unset key
 plot "$TMP/means.dat" using $((NW + 2)):xtic(1) linecolor 3
 unset multiplot
