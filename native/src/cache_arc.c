@@ -15,7 +15,8 @@
  *  b. flush outputs and compaction outputs of the upper level (Level-0: below half of RLSM's
  *     two levels) are inserted into T2, so they survive until they are read;
  *  c. WAL pages live on their own LRU list W outside T1/T2; a clean W tail is the first victim,
- *     dirty W pages are left to the flusher, so eviction never waits on them;
+ *     unless it is an append tail (PG_PARTIAL: the next append reads it back), which moves to
+ *     W's head instead; dirty W pages are left to the flusher, so eviction never waits on them;
  *  d. when REPLACE picks T1 but T1's tail is a compaction output or an unused prefetched page,
  *     and T2 is not empty, the victim comes from T2 instead; the tail is marked PG_SPARED then,
  *     so it is spared once (a second chance), never forever. */
@@ -210,7 +211,15 @@ static void plan_walk(arc *a) {
   a->nwalk = 0;
   a->stage = 0;
   a->walk_w_tail_only = false;
-  if ((a->rules & CACHE_LSM_RULE_C) && a->t[W].tail && !a->t[W].tail->dirty) {
+  page *wt = a->t[W].tail;
+  if ((a->rules & CACHE_LSM_RULE_C) && wt && (wt->flags & PG_PARTIAL) && a->t[W].n > 1) {
+    /* rule c spares an append tail: the WAL's next append would read it back at once. It goes
+     * to the head (one page per eviction, so O(1); a flag gone stale only delays it a round). */
+    plist_unlink(&a->t[W], wt);
+    plist_push_head(&a->t[W], wt);
+  }
+  if ((a->rules & CACHE_LSM_RULE_C) && a->t[W].tail && !a->t[W].tail->dirty &&
+      !(a->t[W].tail->flags & PG_PARTIAL)) {
     a->walk[a->nwalk++] = W; /* rule c: a clean WAL page goes first */
     a->walk_w_tail_only = true;
   }

@@ -533,6 +533,8 @@ static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64
     cache_set_dirty(&fs->cache, pg, ip, true);
     done += n;
     if (pos + n > ip->size) ip->size = pos + n;
+    if (ip->size / BS == idx && ip->size % BS) pg->flags |= PG_PARTIAL; /* lsm-arc rule c */
+    else pg->flags &= (uint8_t)~PG_PARTIAL;
   }
   ip->mtime_ns = ulfs_now_ns();
   ip->meta_dirty = true;

@@ -171,6 +171,8 @@ static inline uint64_t cache_hash64(uint64_t ino, uint64_t idx) {
 #define PG_OUTPUT 0x4     /* written by a flush or compaction output stream */
 #define PG_SPARED 0x8     /* lsm-arc rule d has spared it once */
 #define PG_READAHEAD 0x10 /* read ahead of a sequential stream and not yet used by a demand read */
+#define PG_PARTIAL 0x20   /* the file's last page, ending inside it: an append tail (a WAL's) that
+                             the next append reads back; set and cleared by writes */
 
 struct page {
   uint64_t ino, idx;

@@ -226,8 +226,13 @@ static void test_lsm_rule_c(void) {
   pg(&s, 10)->dirty = true;
   CHECK(victim(&s)->idx == 0); /* the dirty WAL tail is skipped: T1 pays */
   pg(&s, 10)->dirty = false;
-  touch(&s, 500, &USER);
-  CHECK(!resident(&s, 10) && resident(&s, 0) && s.c.st.evictions[2] == 1);
+  pg(&s, 10)->flags |= PG_PARTIAL; /* an append tail is spared and rotated to the head */
+  CHECK(victim(&s)->idx == 11);
+  pg(&s, 10)->flags &= (uint8_t)~PG_PARTIAL;
+  for (uint64_t i = 11; i < 20; i++) touch(&s, 500 + i, &USER); /* evicts WAL pages 11..19 */
+  CHECK(resident(&s, 10) && !resident(&s, 11) && !resident(&s, 19));
+  touch(&s, 600, &USER);
+  CHECK(!resident(&s, 10) && resident(&s, 0) && s.c.st.evictions[2] == 10);
   cache_destroy(&s.c);
   /* under arc the same trace evicts the oldest page, whatever its kind */
   sim_init(&s, "arc");
@@ -236,6 +241,40 @@ static void test_lsm_rule_c(void) {
   for (uint64_t i = 20; i < C; i++) touch(&s, i, &USER);
   CHECK(victim(&s)->idx == 0);
   cache_destroy(&s.c);
+}
+
+/* Rule c through the file system: a WAL appended in small synced records keeps its partly
+ * written last page while other files' reads evict, so appends never read it back. */
+static void test_lsm_rule_c_append_tail(void) {
+  ulfs_dev *dev = t_memdev(64u << 20, NULL);
+  ulfs_mount_opts o = {.cache_bytes = 64 * 4096, .flush_interval_ms = 3600000u,
+                       .cache_policy = "lsm-arc"};
+  ulfs *fs;
+  OK(ulfs_mount(dev, &o, &fs));
+  int data = ulfs_open(fs, "/data", O_CREAT | O_RDWR, 0644);
+  uint8_t page[4096] = {0};
+  for (int i = 0; i < 256; i++) CHECK_RC(ulfs_write(fs, data, page, sizeof page), sizeof page);
+  OK(ulfs_fsync(fs, data));
+  int wal = ulfs_open(fs, "/wal", O_CREAT | O_WRONLY | O_APPEND, 0644);
+  OK(ulfs_hint_path(fs, "/wal", ULFS_KIND_WAL, (int)ULFS_LEVEL_NONE));
+  uint8_t rec[1000] = {1};
+  uint64_t reads = 0;
+  for (int r = 0; r < 40; r++) {
+    CHECK_RC(ulfs_write(fs, wal, rec, sizeof rec), sizeof rec);
+    OK(ulfs_fsync(fs, wal)); /* the tail page is clean now */
+    for (int i = 0; i < 8; i++) /* user reads that evict */
+      CHECK_RC(ulfs_pread(fs, data, page, sizeof page, (uint64_t)((r * 8 + i) % 256) * 4096), 4096);
+    ulfs_counters before, after;
+    ulfs_get_counters(fs, &before);
+    CHECK_RC(ulfs_write(fs, wal, rec, sizeof rec), sizeof rec);
+    ulfs_get_counters(fs, &after);
+    reads += after.dev_read_bytes - before.dev_read_bytes;
+  }
+  CHECK_RC(reads, 0); /* no append read its page back from the device */
+  OK(ulfs_close(fs, wal));
+  OK(ulfs_close(fs, data));
+  OK(ulfs_unmount(fs));
+  ulfs_dev_close(dev);
 }
 
 /* Rule d: when REPLACE picks T1 and T1's tail is a compaction output or an unused prefetched
@@ -330,6 +369,7 @@ int main(void) {
   test_lsm_rule_a();
   test_lsm_rule_b();
   test_lsm_rule_c();
+  test_lsm_rule_c_append_tail();
   test_lsm_rule_d();
   printf("test_cache_policy: ok\n");
   return 0;

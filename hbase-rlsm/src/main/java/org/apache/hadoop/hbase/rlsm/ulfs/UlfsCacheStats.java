@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.rlsm.ulfs;
 
 import java.util.Arrays;
+import java.util.Locale;
 import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 
@@ -126,11 +127,16 @@ public final class UlfsCacheStats {
   public String toString() {
     StringBuilder b = new StringBuilder("cache policy ").append(policy).append(": hits/misses");
     for (FileKind k : FileKind.values()) {
-      b.append(' ').append(k.name().toLowerCase(java.util.Locale.ROOT)).append(' ')
+      b.append(' ').append(k.name().toLowerCase(Locale.ROOT)).append(' ')
         .append(hits(k)).append('/').append(misses(k));
     }
     b.append("; L0 ").append(hitsAtLevel(0)).append('/').append(missesAtLevel(0));
     b.append(", L1 ").append(hitsAtLevel(1)).append('/').append(missesAtLevel(1));
+    b.append("; roles");
+    for (StreamRole r : StreamRole.values()) {
+      b.append(' ').append(r.name().toLowerCase(Locale.ROOT)).append(' ')
+        .append(hits(r)).append('/').append(misses(r));
+    }
     b.append("; prefetch ").append(prefetchIssued()).append(" issued ").append(prefetchUsed())
       .append(" used; readahead ").append(readaheadIssued()).append(" issued ")
       .append(readaheadUsed()).append(" used; evictions");
