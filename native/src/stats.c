@@ -1,7 +1,7 @@
 /* stats.c -- the counters report (ulfs_stats_write) and its publisher, a thread that rewrites
  * the report to a file while the file system is mounted, so that ulfs-stat can show the counters
  * of a device another process holds (the device lock keeps ulfs-stat from mounting it).
- * docs/ulfs.md "Counters while mounted".
+ * docs/ulfs.md "Counters while mounted"; the file: docs/format/ulfs-stats.md.
  *
  * The file is replaced atomically (written to <path>.tmp, then renamed), so a reader sees one
  * whole report; its first line names the publishing process and the time. The publisher takes
