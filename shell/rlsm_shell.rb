@@ -116,7 +116,7 @@ module RlsmShell
     def describe(table)
       td = @admin.getDescriptor(table_name(table))
       puts "Table #{table} is #{@admin.isTableEnabled(td.getTableName) ? 'ENABLED' : 'DISABLED'}"
-      puts "#{table}, {TABLE_ATTRIBUTES => #{td.toStringTableAttributes}}"
+      puts "#{table}, #{td.toStringTableAttributes}"
       puts 'COLUMN FAMILIES DESCRIPTION'
       td.getColumnFamilies.each { |cf| puts cf.toString }
       puts "#{td.getColumnFamilyCount} row(s)"
@@ -458,8 +458,10 @@ module RlsmShell
     warn "ERROR: #{e.message}"
     false
   rescue java.lang.Exception => e
-    # HBase's exceptions carry the server's whole stack in the message; the first line says it.
-    warn "ERROR: #{e.java_class.simple_name}: #{e.message.to_s.lines.first.to_s.strip}"
+    # HBase's exceptions carry the server's whole stack in the message; the first line says it,
+    # after the class name a remote exception repeats.
+    first = e.message.to_s.lines.first.to_s.strip.sub(/\A#{Regexp.escape(e.java_class.name)}: /, '')
+    warn "ERROR: #{e.java_class.simple_name}: #{first}"
     false
   rescue StandardError, ScriptError => e
     warn "ERROR: #{e.class}: #{e.message}"
