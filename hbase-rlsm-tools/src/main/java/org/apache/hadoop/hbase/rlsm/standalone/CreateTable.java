@@ -207,7 +207,7 @@ public final class CreateTable {
   }
 
   /** The split keys of --splits or --regions/--split-algo, or null for one region. */
-  private static byte[][] splitKeys(ToolSupport.Args args) throws ToolSupport.UsageException {
+  static byte[][] splitKeys(ToolSupport.Args args) throws ToolSupport.UsageException {
     String splits = args.get("--splits", null);
     String regions = args.get("--regions", null);
     if (splits != null && regions != null) {
