@@ -74,6 +74,8 @@ typedef struct mem_dev {
   pthread_mutex_t mu;   /* guards the image's contents and the fields below */
   int64_t freeze_left; /* < 0: not frozen */
   int fail_err;
+  bool hold_flushes; /* ulfs_dev_mem_hold_flushes */
+  pthread_cond_t released;
 } mem_dev;
 
 static int mem_read(ulfs_dev *d, void *buf, uint64_t off, size_t len) {
@@ -99,13 +101,17 @@ static int mem_write(ulfs_dev *d, const void *buf, uint64_t off, size_t len) {
 }
 
 static int mem_flush(ulfs_dev *d) {
-  (void)d;
+  mem_dev *m = (mem_dev *)d;
+  pthread_mutex_lock(&m->mu);
+  while (m->hold_flushes) pthread_cond_wait(&m->released, &m->mu);
+  pthread_mutex_unlock(&m->mu);
   return 0;
 }
 
 static void mem_close(ulfs_dev *d) {
   mem_dev *m = (mem_dev *)d;
   pthread_mutex_destroy(&m->mu);
+  pthread_cond_destroy(&m->released);
   free(m->img);
   free(m);
 }
@@ -124,6 +130,7 @@ int ulfs_dev_open_memory(uint64_t bytes, ulfs_dev **out) {
     return -ENOMEM;
   }
   pthread_mutex_init(&m->mu, NULL);
+  pthread_cond_init(&m->released, NULL);
   m->freeze_left = -1;
   m->dev.ops = &mem_ops;
   m->dev.backend = ULFS_BACKEND_MEMORY;
@@ -137,6 +144,16 @@ int ulfs_dev_mem_freeze_after(ulfs_dev *dev, int64_t writes) {
   mem_dev *m = (mem_dev *)dev;
   pthread_mutex_lock(&m->mu);
   m->freeze_left = writes < 0 ? -1 : writes;
+  pthread_mutex_unlock(&m->mu);
+  return 0;
+}
+
+int ulfs_dev_mem_hold_flushes(ulfs_dev *dev, int on) {
+  if (dev->ops != &mem_ops) return -EINVAL;
+  mem_dev *m = (mem_dev *)dev;
+  pthread_mutex_lock(&m->mu);
+  m->hold_flushes = on != 0;
+  if (!on) pthread_cond_broadcast(&m->released);
   pthread_mutex_unlock(&m->mu);
   return 0;
 }
