@@ -698,6 +698,9 @@ static int do_truncate(ulfs *fs, inode_m *ip, uint64_t size) {
 /* ================================ flusher ============================================== */
 
 static void flush_all(ulfs *fs) {
+  /* Once no group commit runs, none can start while this holds the lock, so the commits below
+   * never wait (and never release the lock under the walk of the inode hash). */
+  journal_wait(fs);
   inode_m *batch[64];
   int nb = 0;
   for (size_t h = 0; h < fs->nihash; h++) {
@@ -717,7 +720,6 @@ static void flush_all(ulfs *fs) {
   if (nb && !fs->broken) commit(fs, batch, nb);
   /* hflushed records become durable within one interval, as with ext4's commit interval */
   if (!fs->broken && (fs->journal_unflushed || fs->pend.n)) {
-    journal_wait(fs);
     txn none;
     txn_init(&none);
     int rc = journal_commit(fs, &none, JC_FLUSH);
