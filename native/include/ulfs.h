@@ -39,6 +39,10 @@ typedef enum ulfs_backend {
 /* Flags for ulfs_dev_open. */
 #define ULFS_DEV_SQPOLL 0x1    /* io_uring: ask for a kernel submission-polling thread */
 #define ULFS_DEV_NO_DIRECT 0x2 /* POSIX/io_uring: never try O_DIRECT */
+/* io_uring: polled completions (IORING_SETUP_IOPOLL) when the device is open with O_DIRECT and
+ * its block queue polls (/sys/dev/block/<dev>/queue/io_poll); otherwise interrupt-driven. The
+ * mode chosen is logged at open. */
+#define ULFS_DEV_IOPOLL 0x4
 
 /* Opens a device or image file. The image must already exist (see ulfs_image_create). The
  * backend actually used may differ from the one asked for (fallback is logged); see
