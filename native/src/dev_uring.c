@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -240,6 +241,9 @@ static void ur_close(ulfs_dev *d) {
     free(t);
   }
   pthread_mutex_destroy(&u->mu);
+  /* Unlocked explicitly: the kernel tears rings down asynchronously and may hold the file a
+   * little longer than close, which would keep the lock and refuse an immediate remount. */
+  flock(u->fd, LOCK_UN);
   close(u->fd);
   free(u);
 }
@@ -266,7 +270,13 @@ int ulfs_uring_open(const char *path, int flags, ulfs_dev **out) {
     free(u);
     return rc;
   }
+  if ((rc = ulfs_dev_open_cached_fd(&u->dev, path)) != 0) {
+    close(u->fd);
+    free(u);
+    return rc;
+  }
   if (pthread_key_create(&u->key, ring_destroy) != 0) {
+    close(u->dev.cached_fd);
     close(u->fd);
     free(u);
     return -EAGAIN;

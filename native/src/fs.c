@@ -254,11 +254,13 @@ static int cmp_page_idx(const void *a, const void *b) {
 }
 
 /* Writes `n` pages (consecutive indexes) to physical blocks starting at pblk: one device write,
- * through the bounce buffer when n > 1. */
-static int write_pages(ulfs *fs, page **pg, uint64_t n, uint64_t pblk) {
-  if (n == 1) return ulfs_dev_write(fs->dev, pg[0]->data, pblk * BS, BS);
+ * through the bounce buffer when n > 1; `cached`: only into the kernel (ulfs_dev_write_cached). */
+static int write_pages(ulfs *fs, page **pg, uint64_t n, uint64_t pblk, bool cached) {
+  int (*wr)(ulfs_dev *, const void *, uint64_t, size_t) =
+      cached ? ulfs_dev_write_cached : ulfs_dev_write;
+  if (n == 1) return wr(fs->dev, pg[0]->data, pblk * BS, BS);
   for (uint64_t i = 0; i < n; i++) memcpy(fs->bounce + i * BS, pg[i]->data, BS);
-  return ulfs_dev_write(fs->dev, fs->bounce, pblk * BS, n * BS);
+  return wr(fs->dev, fs->bounce, pblk * BS, n * BS);
 }
 
 /* Adds the images of n written pages at pblk to log as data images. */
@@ -290,7 +292,7 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
     uint64_t len = j - i < contig ? j - i : contig;
     int rc;
     if (p) {
-      rc = write_pages(fs, v + i, len, p);
+      rc = write_pages(fs, v + i, len, p, log != NULL);
     } else {
       /* Delayed allocation: place the run right after the file's previous block if free. Data
        * is written before the extent is recorded, so a failed write leaves no mapping to
@@ -303,7 +305,7 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
         rc = (int)got;
       } else {
         len = (uint64_t)got;
-        rc = write_pages(fs, v + i, len, p);
+        rc = write_pages(fs, v + i, len, p, log != NULL);
         if (rc == 0) rc = ext_add(ip, v[i]->idx, p, len);
         if (rc) bfree_mem(fs, p, len);
         else ip->meta_dirty = true;

@@ -48,16 +48,28 @@ struct ulfs_dev {
   int direct;
   /* I/O counters: any thread updates them without a lock (ulfs_dev_read and friends) */
   _Atomic uint64_t reads, writes, flushes, read_bytes, write_bytes;
+  /* A second descriptor of an O_DIRECT image or device without O_DIRECT (has_cached_fd), for
+   * ulfs_dev_write_cached; flush (fdatasync of the same inode) covers its writes too. */
+  int cached_fd;
+  bool has_cached_fd;
 };
 
 int ulfs_dev_read(ulfs_dev *dev, void *buf, uint64_t off, size_t len);
 int ulfs_dev_write(ulfs_dev *dev, const void *buf, uint64_t off, size_t len);
 int ulfs_dev_flush(ulfs_dev *dev);
+/* A write that only has to reach the kernel, not the device: through the kernel's page cache
+ * when the device is open with O_DIRECT (a memory copy instead of a device round trip), else a
+ * plain write. It survives the death of the process like any completed write; the next flush
+ * makes it durable. Reads through O_DIRECT stay coherent (the kernel writes such cached ranges
+ * back before a direct read or write of them). Used by hflush (fs.c). */
+int ulfs_dev_write_cached(ulfs_dev *dev, const void *buf, uint64_t off, size_t len);
 
 int ulfs_posix_open(const char *path, int flags, ulfs_dev **out);
 int ulfs_uring_open(const char *path, int flags, ulfs_dev **out);
 /* Shared by the POSIX and io_uring backends: opens path, O_DIRECT when allowed. */
 int ulfs_posix_open_fd(const char *path, int flags, int *fd, int *direct, uint64_t *size);
+/* Opens dev's cached_fd on path when the device is direct (see ulfs_dev_write_cached). */
+int ulfs_dev_open_cached_fd(ulfs_dev *dev, const char *path);
 
 /* ---- on-device format (docs/format/ulfs-device.md) --------------------------------------- */
 #define ULFS_MAGIC 0x53464c55u /* "ULFS" little-endian */
@@ -416,8 +428,9 @@ void trace_drop(trace *t, const inode_m *ip, uint64_t idx, uint32_t n);
 int trace_close(trace *t);
 
 /* data path (fs.c) */
-/* Writes the file's dirty pages home. With log, each written block's image is also added to it
- * as a data image (JDATA); without, the inode is marked wb_unlogged. */
+/* Writes the file's dirty pages home. With log (hflush), only into the kernel
+ * (ulfs_dev_write_cached), and each written block's image is also added to log as a data image
+ * (JDATA); without, the inode is marked wb_unlogged. */
 int inode_writeback(ulfs *fs, inode_m *ip, txn *log);
 
 #endif

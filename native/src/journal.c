@@ -272,7 +272,10 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
   fs->c_jblocks += total;
   io_unlock(fs, unlock);
   rc = preflush ? ulfs_dev_flush(fs->dev) : 0;
-  if (rc == 0) rc = ulfs_dev_write(fs->dev, buf, at, total * BS);
+  /* a record that needs no flush needs only reach the kernel (hflush) */
+  if (rc == 0)
+    rc = durable ? ulfs_dev_write(fs->dev, buf, at, total * BS)
+                 : ulfs_dev_write_cached(fs->dev, buf, at, total * BS);
   if (rc == 0 && durable) rc = ulfs_dev_flush(fs->dev); /* the commit point */
   io_relock(fs, unlock);
   free(buf);
