@@ -9,8 +9,8 @@
 #   bench/scripts/ulfs-io.sh -wi 3 -i 5 -r 3s     any JMH option (longer iterations, ...)
 #   bench/scripts/ulfs-io.sh -p dataset=resident -p target=ulfs-uring,filechannel   a subset
 #   ULFS_IO_DIR=/mnt/disk/ulfs-io bench/scripts/ulfs-io.sh   files (and the ulfs image) elsewhere
-#   ULFS_IO_NAME=ulfs-io-read bench/scripts/ulfs-io.sh -e appendHsync -p ioKb=4 \
-#     -p target=ulfs-uring,ulfs-posix,filechannel    the read cases alone, to their own CSV
+#   ULFS_IO_CASES=append bench/scripts/ulfs-io.sh   only the appends (hsync and hflush); the
+#                          results go to docs/bench-data/ulfs-io-append.{csv,png} (pread: the reads)
 #
 # The first run writes the read files (64 MiB and 1 GiB, each once in the ulfs image and once as
 # a kernel file) and the 8 GiB sparse ulfs image under $ULFS_IO_DIR (default
@@ -19,12 +19,13 @@
 # measure what its name says (io_uring unavailable, no O_DIRECT, no real hsync).
 #
 # Prints a Markdown table with ratios to the FileChannel and Hadoop local baselines; writes
-# docs/bench-data/$ULFS_IO_NAME.csv and .png (default ulfs-io).
+# docs/bench-data/ulfs-io.csv and docs/bench-data/ulfs-io.png.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=${ULFS_IO_DIR:-bench/jmh/target/ulfs-io}
 OUT=docs/bench-data
-NAME=${ULFS_IO_NAME:-ulfs-io}
+CASES=${ULFS_IO_CASES:-}
+NAME=ulfs-io${CASES:+-$CASES}
 bin/install-deps --bench
 mkdir -p "$DIR" "$OUT"
 rm -f "$DIR/ulfs-counters.csv" "$DIR/loadavg.txt"
@@ -36,7 +37,7 @@ info="Run $(date -u +%FT%TZ) on commit $(git rev-parse --short HEAD), kernel $(u
 info+=" $(nproc) cores, files on $(df --output=source "$DIR" | tail -1)"
 info+=" ($(findmnt -no FSTYPE -T "$DIR")), load average at start $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "$info"
-bench/jmh/run.sh 'UlfsIoBenchmark' -p dir="$DIR" "$@" | tee "$DIR/jmh.log"
+bench/jmh/run.sh "UlfsIoBenchmark${CASES:+.$CASES}" -p dir="$DIR" "$@" | tee "$DIR/jmh.log"
 cp bench/jmh/target/jmh-result.json "$DIR/jmh-result.json"
 {
   echo "$info"
