@@ -15,16 +15,16 @@ import org.apache.yetus.audience.InterfaceAudience;
  * engine opened the file ({@link #check}), so the accessors do not fail.
  */
 @InterfaceAudience.Private
-final class RlsmFiles {
+public final class RlsmFiles {
   private RlsmFiles() {
   }
 
   /** Whether RLSM wrote the file (v1, or v2 with an RLSM role). */
-  static boolean isRlsm(HStoreFile f) {
+  public static boolean isRlsm(HStoreFile f) {
     return f instanceof RlsmStoreFile || f.getMetadataValue(V2FileInfo.ROLE) != null;
   }
 
-  static FileRole role(HStoreFile f) {
+  public static FileRole role(HStoreFile f) {
     if (f instanceof RlsmStoreFile) {
       return ((RlsmStoreFile) f).getRole();
     }
@@ -33,7 +33,7 @@ final class RlsmFiles {
   }
 
   /** Distinct rows of a file (v2: RLSM_ROW_COUNT; a bulk-loaded HFile: its cell count). */
-  static long rowCount(HStoreFile f) {
+  public static long rowCount(HStoreFile f) {
     if (f instanceof RlsmStoreFile) {
       return ((RlsmStoreFile) f).getReader().getRlsmFile().trailer().rowCount();
     }
@@ -42,7 +42,7 @@ final class RlsmFiles {
   }
 
   /** A manifest's generation. */
-  static long generation(HStoreFile manifest) {
+  public static long generation(HStoreFile manifest) {
     if (manifest instanceof RlsmStoreFile) {
       return ((RlsmStoreFile) manifest).getGeneration();
     }
@@ -50,7 +50,7 @@ final class RlsmFiles {
   }
 
   /** A manifest's partitions (decoded on every call: the file manager keeps the result). */
-  static List<PartitionDescriptor> partitions(HStoreFile manifest) throws IOException {
+  public static List<PartitionDescriptor> partitions(HStoreFile manifest) throws IOException {
     if (manifest instanceof RlsmStoreFile) {
       return ((RlsmStoreFile) manifest).getPartitions();
     }

@@ -13,7 +13,7 @@ import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
 import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
-import org.apache.hadoop.hbase.rlsm.file.V2FileCheck;
+import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -123,7 +123,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
         CacheHints.hintFile(info.getFileSystem(), info.getPath(), FileKind.of(r), r.level());
       }
       if (openVerifyData) {
-        V2FileCheck.verify(info.getFileSystem(), info.getPath(), conf);
+        V2Files.verify(info.getFileSystem(), info.getPath(), conf);
       }
     } catch (IOException e) {
       sf.closeStoreFile(true);
@@ -134,7 +134,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
 
   private static IOException typed(StoreFileInfo info, IOException e) throws IOException {
     long length = info.getFileSystem().getFileStatus(info.getPath()).getLen();
-    RlsmCorruptionException t = V2FileCheck.typed(info.getPath().toString(), length, e);
+    RlsmCorruptionException t = V2Files.typed(info.getPath().toString(), length, e);
     return t != null ? t : e;
   }
 

@@ -24,6 +24,8 @@ public final class V2FileInfo {
   public static final byte[] MANIFEST_GENERATION = Bytes.toBytes("RLSM_MANIFEST_GENERATION");
   /** Manifests only: the Level-1 layout, {@link PartitionDescriptor#encodeList}. */
   public static final byte[] MANIFEST_PARTITIONS = Bytes.toBytes("RLSM_MANIFEST_PARTITIONS");
+  /** Bytes of HBase's fixed trailer at the end of an HFile v3 ({@code FixedFileTrailer}). */
+  public static final int TRAILER_BYTES = 4096;
   /** The format version v2 files carry. */
   public static final int VERSION = 2;
 

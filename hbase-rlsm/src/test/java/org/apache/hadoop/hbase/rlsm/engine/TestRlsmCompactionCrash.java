@@ -252,8 +252,7 @@ public class TestRlsmCompactionCrash {
     for (FileStatus st : fs.listStatus(dir)) {
       if (orphans.size() < 2 && region(tn).getStore(F).getStorefiles().stream()
         .anyMatch(sf -> sf.getPath().getName().equals(st.getPath().getName())
-          && sf instanceof org.apache.hadoop.hbase.regionserver.RlsmStoreFile
-          && ((org.apache.hadoop.hbase.regionserver.RlsmStoreFile) sf).getRole()
+          && org.apache.hadoop.hbase.regionserver.RlsmFiles.role(sf)
             == org.apache.hadoop.hbase.rlsm.format.FileRole.SEGMENT)) {
         Path copy = new Path(dir, java.util.UUID.randomUUID().toString().replace("-", ""));
         FileUtil.copy(fs, st.getPath(), fs, copy, false, util.getConfiguration());
