@@ -61,7 +61,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
         + e.getMessage(), e);
     }
     this.planner = new RlsmCompactionPlanner(compactionConfig);
-    this.storeFlusher = new RlsmStoreFlusher(conf, store, config);
+    this.storeFlusher = new RlsmStoreFlusher(conf, store);
     this.compactionPolicy = new RlsmCompactionThrottlePolicy(conf, store);
     // HStore.getCompactionProgress() asks the compactor; RlsmCompactionRunner runs RLSM plans.
     this.compactor = new DefaultCompactor(conf, store);

@@ -12,7 +12,6 @@ import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.monitoring.MonitoredTask;
 import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
-import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.util.StringUtils;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -33,11 +32,8 @@ import org.slf4j.LoggerFactory;
 @InterfaceAudience.Private
 public class RlsmStoreFlusher extends StoreFlusher {
   private static final Logger LOG = LoggerFactory.getLogger(RlsmStoreFlusher.class);
-  private final RlsmConfig config;
-
-  public RlsmStoreFlusher(Configuration conf, HStore store, RlsmConfig config) {
+  public RlsmStoreFlusher(Configuration conf, HStore store) {
     super(conf, store);
-    this.config = config;
   }
 
   @Override

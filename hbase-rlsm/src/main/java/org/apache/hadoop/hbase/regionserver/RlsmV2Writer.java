@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -41,9 +42,13 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
    */
   static RlsmV2Writer create(HStore store, FileRole role, long maxKeys, boolean includeTags,
     Consumer<Path> tracker) throws IOException {
+    boolean compaction = role != FileRole.FLUSH;
+    // as HBase's flusher and compactor: COMPRESSION for flushes, COMPRESSION_COMPACT otherwise
+    Compression.Algorithm compression = compaction
+      ? store.getColumnFamilyDescriptor().getCompactionCompressionType()
+      : store.getColumnFamilyDescriptor().getCompressionType();
     StoreFileWriter w = store.getStoreEngine().createWriter(CreateStoreFileWriterParams.create()
-      .maxKeyCount(maxKeys).compression(store.getColumnFamilyDescriptor().getCompressionType())
-      .isCompaction(role != FileRole.FLUSH).includeMVCCReadpoint(true).includesTag(includeTags)
+      .maxKeyCount(maxKeys).compression(compression).isCompaction(compaction).includeMVCCReadpoint(true).includesTag(includeTags)
       .shouldDropBehind(false).writerCreationTracker(tracker));
     return new RlsmV2Writer(store, w, role);
   }
