@@ -78,9 +78,17 @@ public final class RlsmTwinTables {
   public void assertSameScan(Scan scan) throws IOException {
     try (Table r = util.getConnection().getTable(rlsm);
       Table d = util.getConnection().getTable(dflt)) {
-      List<String> want = cells(d, scan);
-      assertEquals("scan " + scan + " of " + rlsm + " vs " + dflt, want, cells(r, scan));
+      assertSameCells("scan " + scan + " of " + rlsm + " vs " + dflt, cells(d, scan),
+        cells(r, scan));
     }
+  }
+
+  /** Asserts equal cell lists, naming the first difference rather than printing both lists. */
+  public static void assertSameCells(String what, List<String> want, List<String> got) {
+    for (int i = 0; i < Math.min(want.size(), got.size()); i++) {
+      assertEquals(what + ": cell " + i, want.get(i), got.get(i));
+    }
+    assertEquals(what + ": cell count", want.size(), got.size());
   }
 
   /** Every cell {@code scan} returns, as row/family:qualifier/timestamp/type=value. */
