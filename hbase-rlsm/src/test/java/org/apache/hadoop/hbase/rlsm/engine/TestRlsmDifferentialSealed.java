@@ -34,7 +34,7 @@ public class TestRlsmDifferentialSealed {
   });
 
   @Test
-  public void compressedEncryptedTaggedLogMatchesDefaultEngine() throws Exception {
+  public void compressedEncryptedTaggedLogMatchesDefaultEngine() throws Throwable {
     CLUSTER.util().waitTableEnabled(PermissionStorage.ACL_TABLE_NAME);
     CLUSTER.util().waitTableEnabled(VisibilityConstants.LABELS_TABLE_NAME);
     Connection c = CLUSTER.util().getConnection();

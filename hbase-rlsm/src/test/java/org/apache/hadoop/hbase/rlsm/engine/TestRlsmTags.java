@@ -81,7 +81,7 @@ public class TestRlsmTags {
   }
 
   @BeforeClass
-  public static void setUpUsersAndLabels() throws Exception {
+  public static void setUpUsersAndLabels() throws Throwable {
     util.waitTableEnabled(PermissionStorage.ACL_TABLE_NAME);
     util.waitTableEnabled(VisibilityConstants.LABELS_TABLE_NAME);
     Configuration conf = util.getConfiguration();
