@@ -26,4 +26,4 @@ mkdir -p docs/bench-data
   org.apache.hadoop.hbase.rlsm.bench.cluster.ReadPathBench "$ROWS" "$VALUE" "$COMPRESSIONS" \
   "$ROUNDS" "$SECONDS_PER_PHASE" "$FLUSH" \
   "docs/bench-data/read-path-${ROWS}r-${VALUE}b-${COMPRESSIONS//,/_}.csv" \
-  2> >(grep -E "read-path|Exception|ERROR" >&2)
+  2> >(grep --line-buffered -E "read-path|Exception|ERROR" >&2)

@@ -43,7 +43,7 @@ public class TestRlsmPinnedHeap {
   public static final HBaseClassTestRule CLASS_RULE =
     HBaseClassTestRule.forClass(TestRlsmPinnedHeap.class);
 
-  private static final int DEFAULT_ROWS = 400_000;
+  private static final int DEFAULT_ROWS = 300_000;
   private static final int BOUND_BYTES_PER_ROW = 16;
   private static final int MEASUREMENTS = 3;
   private static final byte[] F = Bytes.toBytes("f");
