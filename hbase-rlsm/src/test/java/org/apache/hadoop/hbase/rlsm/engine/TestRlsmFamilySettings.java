@@ -254,9 +254,11 @@ public class TestRlsmFamilySettings {
   }
 
   /**
-   * MOB keeps large values in separate files that HBase's MOB compactions manage; RLSM must
-   * either keep such a family working (values readable across flush and compaction) or refuse
-   * it at create and alter. This test expects the refusal, with a message naming MOB.
+   * MOB keeps large values in separate files that HBase's MOB compactions manage. HBase opens a
+   * MOB family as an {@code HMobStore}, whose {@code createStoreEngine} always builds a
+   * {@code MobStoreEngine}: the family's {@code hbase.hstore.engine.class} is dropped without a
+   * word, so an "RLSM" family with {@code IS_MOB} runs on the default engine. RLSM must refuse
+   * such a family at create and alter; this test expects the refusal, with a message naming MOB.
    */
   @Test
   public void mobOnAnRlsmFamilyIsRefused() throws Exception {
