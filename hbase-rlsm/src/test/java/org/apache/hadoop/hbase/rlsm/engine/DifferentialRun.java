@@ -236,6 +236,18 @@ final class DifferentialRun {
     return q;
   }
 
+  /** Major compactions of both tables, waited for. */
+  private void majorCompact(TableName rt, TableName dt) throws Exception {
+    util.compact(rt, true); // synchronous
+    Admin admin = util.getAdmin();
+    HStore dstore = util.getHBaseCluster().getRegions(dt).get(0).getStore(F);
+    // A user request: major however many files there are (a region's own compact(true) selects
+    // at most hbase.hstore.compaction.max files, and then only a minor compaction).
+    admin.majorCompact(dt);
+    util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> dstore.getStorefilesCount() <= 1
+      && admin.getCompactionState(dt) == CompactionState.NONE);
+  }
+
   /** Raw scans (delete markers and every version) of the whole table, once per label set. */
   private void rawScans(Tables both, int op) throws Exception {
     both.scan(op, new Scan().setRaw(true).readAllVersions());
@@ -368,11 +380,7 @@ final class DifferentialRun {
           compactions += settle(rt);
         }
         if (op == ops / 3 || op == 2 * ops / 3) {
-          util.compact(rt, true); // synchronous
-          HStore dstore = util.getHBaseCluster().getRegions(dt).get(0).getStore(F);
-          admin.majorCompact(dt); // a user request: major however many files there are
-          util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> dstore.getStorefilesCount() <= 1
-            && admin.getCompactionState(dt) == CompactionState.NONE);
+          majorCompact(rt, dt);
           majors++;
           // After a major compaction of both, the stored cells themselves must agree.
           rawScans(both, op);
@@ -390,8 +398,7 @@ final class DifferentialRun {
       admin.flush(rt);
       admin.flush(dt);
       both.scan(ops, new Scan().readAllVersions());
-      util.compact(rt, true);
-      util.compact(dt, true);
+      majorCompact(rt, dt);
       rawScans(both, ops);
       System.out.printf("differential " + name + ": seed=%d ops=%d flushes=%d rlsm compactions=%d majors=%d "
         + "reads=%d cells=%d%n", seed, ops, flushes, compactions, majors, both.reads,
