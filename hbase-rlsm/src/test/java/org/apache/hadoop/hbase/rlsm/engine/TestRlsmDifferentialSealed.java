@@ -44,6 +44,6 @@ public class TestRlsmDifferentialSealed {
       User.getCurrent().getShortName());
     new DifferentialRun(CLUSTER.util(), "sealed",
       cf -> cf.setCompressionType(Compression.Algorithm.GZ).setEncryptionType("AES"), true)
-        .run(20261124L, 8_000);
+        .run(20261124L, 6_000);
   }
 }
