@@ -69,6 +69,9 @@ final class StandaloneServer {
     cmd.add("-Drlsm.zk.port=" + ports[0]);
     cmd.add("-Drlsm.master.port=" + ports[1]);
     cmd.add("-Drlsm.regionserver.port=" + ports[2]);
+    // No web UIs: loops run side by side and beside a standalone server.
+    cmd.add("-Drlsm.master.info.port=-1");
+    cmd.add("-Drlsm.regionserver.info.port=-1");
     cmd.add("-Drlsm.log.file=hbase-master.log");
     if (opts.ulfs) {
       cmd.add("-Drlsm.rootdir=ulfs:///hbase");

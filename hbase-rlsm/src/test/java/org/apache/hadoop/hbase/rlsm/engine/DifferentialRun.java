@@ -30,9 +30,13 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RlsmTestStores;
+import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
+import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
 import org.apache.hadoop.hbase.security.access.Permission;
 import org.apache.hadoop.hbase.security.visibility.Authorizations;
 import org.apache.hadoop.hbase.security.visibility.CellVisibility;
@@ -74,7 +78,8 @@ final class DifferentialRun {
    * {@code settings} applies the same family settings to both tables; {@code tags} adds cell ACLs
    * and visibility expressions to puts and {@code Authorizations} to reads (the cluster must run
    * the AccessController and VisibilityController, with labels {@link #SECRET} and
-   * {@link #PUBLIC} and both granted to the current user).
+   * {@link #PUBLIC} and both granted to the current user). The cluster's master runs
+   * {@code RlsmMasterObserver}, which completes the RLSM table's descriptor from its engine key.
    */
   DifferentialRun(HBaseTestingUtility util, String name,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, boolean tags) {
@@ -98,9 +103,10 @@ final class DifferentialRun {
       settings.apply(ColumnFamilyDescriptorBuilder.newBuilder(F).setMaxVersions(1000));
     TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn);
     if (rlsm) {
-      RlsmTables.configure(cf);
-      RlsmTables.configure(tb);
-      cf.setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(96 * 1024))
+      // Only the engine key, as an operator would: the master completes the rest
+      // (RlsmMasterObserver); the other keys make compactions frequent on little data.
+      cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME)
+        .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(96 * 1024))
         .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4")
         .setConfiguration(RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY, "false");
     } else {
@@ -108,6 +114,12 @@ final class DifferentialRun {
         .setConfiguration(HConstants.MAJOR_COMPACTION_PERIOD, "0");
     }
     util.getAdmin().createTable(tb.setColumnFamily(cf.build()).build());
+    if (rlsm) {
+      assertEquals(RlsmTables.complete(util.getAdmin().getDescriptor(tn)),
+        util.getAdmin().getDescriptor(tn));
+      assertEquals(HashMemStoreConfig.MEMSTORE_CLASS_NAME, RlsmTestStores.memStoreClass(
+        util.getHBaseCluster().getRegions(tn).get(0).getStore(F)).getName());
+    }
     return tn;
   }
 

@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.rlsm.engine;
 
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.junit.ClassRule;
@@ -19,7 +20,8 @@ public class TestRlsmDifferential {
     HBaseClassTestRule.forClass(TestRlsmDifferential.class);
 
   @ClassRule(order = 1)
-  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  public static final RlsmMiniClusterRule CLUSTER =
+    new RlsmMiniClusterRule(1, RlsmTestCluster::completeRlsmDescriptors);
 
   @Test
   public void randomOperationLogMatchesDefaultEngine() throws Exception {

@@ -36,6 +36,7 @@ import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
 import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
@@ -69,8 +70,13 @@ public class TestRlsmFamilySettings {
     new RlsmMiniClusterRule(1, TestRlsmFamilySettings::enableEncryption);
   private static final HBaseTestingUtility util = CLUSTER.util();
 
-  /** HBase's encryption settings for tests: HFile v3, the test key provider, a master key. */
+  /**
+   * HBase's encryption settings for tests (HFile v3, the test key provider, a master key), and
+   * the master observer that completes and checks RLSM descriptors at create and alter, as
+   * docs/install.md tells operators to (it is what refuses settings RLSM cannot honour).
+   */
   static void enableEncryption(Configuration conf) {
+    RlsmTestCluster.completeRlsmDescriptors(conf);
     conf.setInt("hfile.format.version", 3);
     conf.set(HConstants.CRYPTO_KEYPROVIDER_CONF_KEY, KeyProviderForTesting.class.getName());
     conf.set(HConstants.CRYPTO_MASTERKEY_NAME_CONF_KEY, MASTER_KEY);
@@ -258,7 +264,8 @@ public class TestRlsmFamilySettings {
    * MOB family as an {@code HMobStore}, whose {@code createStoreEngine} always builds a
    * {@code MobStoreEngine}: the family's {@code hbase.hstore.engine.class} is dropped without a
    * word, so an "RLSM" family with {@code IS_MOB} runs on the default engine. RLSM must refuse
-   * such a family at create and alter; this test expects the refusal, with a message naming MOB.
+   * such a family at create and alter (RlsmMasterObserver, enabled in this cluster); this test
+   * expects the refusal, with a message naming MOB.
    */
   @Test
   public void mobOnAnRlsmFamilyIsRefused() throws Exception {

@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
+import org.apache.hadoop.hbase.rlsm.RlsmMasterObserver;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
 import org.apache.hadoop.hbase.security.User;
@@ -66,7 +67,10 @@ public class TestRlsmTags {
   private static User alice;
   private static User bob;
 
-  /** AccessController and VisibilityController everywhere, HFile v3, cell ACL semantics. */
+  /**
+   * AccessController and VisibilityController everywhere, HFile v3, cell ACL semantics, and
+   * RlsmMasterObserver on the master.
+   */
   static void enableTagSecurity(Configuration conf) {
     try {
       SecureTestUtil.enableSecurity(conf);
@@ -74,7 +78,9 @@ public class TestRlsmTags {
       throw new IllegalStateException(e);
     }
     String both = AccessController.class.getName() + "," + VisibilityController.class.getName();
-    conf.set(CoprocessorHost.MASTER_COPROCESSOR_CONF_KEY, both);
+    // The master also completes RLSM descriptors, as docs/install.md tells operators to.
+    conf.set(CoprocessorHost.MASTER_COPROCESSOR_CONF_KEY,
+      both + "," + RlsmMasterObserver.class.getName());
     conf.set(CoprocessorHost.REGION_COPROCESSOR_CONF_KEY, both);
     // Cell grants decide even for users without a table or family grant.
     conf.setBoolean(AccessControlConstants.CF_ATTRIBUTE_EARLY_OUT, false);
