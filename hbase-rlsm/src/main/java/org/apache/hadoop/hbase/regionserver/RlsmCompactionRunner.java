@@ -17,10 +17,10 @@ import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
 import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
-import org.apache.hadoop.hbase.rlsm.file.RlsmFileWriter;
-import org.apache.hadoop.hbase.rlsm.format.FileMeta;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.yetus.audience.InterfaceAudience;
 
@@ -29,7 +29,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * {@code StoreScanner} (so versions, TTL and, when the plan allows, delete markers are purged by
  * HBase's own rules; coprocessor compaction hooks run), routes every row to the target partition
  * whose range holds it, writes one new segment per target that received rows, and last a new
- * manifest. Returns the new files in commit order, manifest last: HBase commits them one by one,
+ * manifest, all in format v2 ({@link RlsmV2Writer}: HBase's streaming HFile writer, so memory
+ * stays bounded by a block per open segment whatever the output size). Returns the new files in commit order, manifest last: HBase commits them one by one,
  * and only the manifest makes the new layout (and the retirement of old files) take effect, so a
  * crash at any point leaves either the old or the new layout.
  *
@@ -70,26 +71,27 @@ final class RlsmCompactionRunner {
   Result run(CompactionRequestImpl request, ThroughputController tc, User user)
     throws IOException {
     Result result = new Result();
-    List<RlsmFileWriter> writers = new ArrayList<>();
+    List<RlsmV2Writer> writers = new ArrayList<>();
     boolean ok = false;
     try {
-      Map<Integer, RlsmFileWriter> byTarget = new HashMap<>();
+      Map<Integer, RlsmV2Writer> byTarget = new HashMap<>();
       long maxSeqId = 0;
       if (!plan.inputs().isEmpty()) {
         maxSeqId = scanAndRoute(request, tc, user, byTarget, writers, result);
       }
-      for (RlsmFileWriter w : writers) {
-        result.dataBytes += w.finish(maxSeqId);
+      boolean major = plan.kind() == CompactionPlan.Kind.MAJOR;
+      for (RlsmV2Writer w : writers) {
         result.paths.add(w.getPath());
+        result.dataBytes += w.finish(maxSeqId, major, List.of());
       }
-      Path manifest = writeManifest(byTarget, result);
-      result.paths.add(manifest);
+      writers.clear();
+      writeManifest(byTarget, result);
       ok = true;
       return result;
     } finally {
       if (!ok) {
-        for (RlsmFileWriter w : writers) {
-          w.close();
+        for (RlsmV2Writer w : writers) {
+          w.abort();
         }
         for (Path p : result.paths) {
           store.getFileSystem().delete(p, false);
@@ -99,7 +101,7 @@ final class RlsmCompactionRunner {
   }
 
   private long scanAndRoute(CompactionRequestImpl request, ThroughputController tc, User user,
-    Map<Integer, RlsmFileWriter> byTarget, List<RlsmFileWriter> writers, Result result)
+    Map<Integer, RlsmV2Writer> byTarget, List<RlsmV2Writer> writers, Result result)
     throws IOException {
     List<HStoreFile> inputs = new ArrayList<>();
     long maxSeqId = 0;
@@ -111,6 +113,8 @@ final class RlsmCompactionRunner {
     inputs.sort(StoreFileComparators.SEQ_ID);
     long smallestReadPoint = store.getSmallestReadPoint();
     List<StoreFileScanner> scanners = new ArrayList<>(inputs.size());
+    long cells = 0;
+    boolean tags = false;
     InternalScanner scanner = null;
     String throttleName = ThroughputControlUtil.getNameForThrottling(store, "compaction");
     tc.start(throttleName);
@@ -120,13 +124,13 @@ final class RlsmCompactionRunner {
       for (int i = 0; i < inputs.size(); i++) {
         HStoreFile f = inputs.get(i);
         List<byte[][]> ranges = plan.inputs().get(f.getPath().getName());
-        if (f instanceof RlsmStoreFile) {
-          scanners.add(((RlsmStoreFile) f).getScanner(false, smallestReadPoint, i,
-            ranges.isEmpty() ? null : ranges));
-        } else {
-          scanners.add(f.getStreamScanner(false, false, true, smallestReadPoint, i, false));
-        }
+        scanners.add(RlsmSegmentView.scanner(f, ranges.isEmpty() ? null : ranges, false, false,
+          true, smallestReadPoint, i));
         result.readBytes += f.getReader().length();
+        cells += f.getReader().getEntries();
+        // v1 files do not say; HFiles written without tags hold none
+        tags |= f instanceof RlsmStoreFile
+          || f.getReader().getHFileReader().getFileContext().isIncludesTags();
       }
       ScanType scanType =
         plan.dropDeletes() ? ScanType.COMPACT_DROP_DELETES : ScanType.COMPACT_RETAIN_DELETES;
@@ -139,7 +143,7 @@ final class RlsmCompactionRunner {
       if (cp != null) {
         scanner = cp.preCompact(store, scanner, scanType, request.getTracker(), request, user);
       }
-      route(scanner, tc, throttleName, byTarget, writers);
+      route(scanner, tc, throttleName, new WriterFactory(cells, tags), byTarget, writers);
     } catch (InterruptedException e) {
       throw new InterruptedIOException("Interrupted while throttling compaction of " + store);
     } finally {
@@ -154,16 +158,33 @@ final class RlsmCompactionRunner {
     return maxSeqId;
   }
 
+  /** New segment writers, sized and tagged after the inputs. */
+  private final class WriterFactory {
+    private final long cells;
+    private final boolean tags;
+
+    WriterFactory(long cells, boolean tags) {
+      this.cells = cells;
+      this.tags = tags;
+    }
+
+    RlsmV2Writer create() throws IOException {
+      return RlsmV2Writer.create(store, FileRole.SEGMENT, cells, tags, null);
+    }
+  }
+
   private void route(InternalScanner scanner, ThroughputController tc, String throttleName,
-    Map<Integer, RlsmFileWriter> byTarget, List<RlsmFileWriter> writers)
+    WriterFactory factory, Map<Integer, RlsmV2Writer> byTarget, List<RlsmV2Writer> writers)
     throws IOException, InterruptedException {
     List<CompactionPlan.Target> targets = plan.targets();
-    byte[] family = store.getColumnFamilyDescriptor().getName();
+    // as HBase's Compactor: let the scanner release the blocks behind written cells now and then
+    long shipLimit = 2L * store.getColumnFamilyDescriptor().getBlocksize();
+    long sinceShip = 0;
     ScannerContext ctx = ScannerContext.newBuilder().setBatchLimit(
       store.conf.getInt(HConstants.COMPACTION_KV_MAX, HConstants.COMPACTION_KV_MAX_DEFAULT))
       .build();
     List<Cell> cells = new ArrayList<>();
-    RlsmFileWriter current = null;
+    RlsmV2Writer current = null;
     Cell currentRow = null;
     long sinceCheck = 0;
     boolean more;
@@ -175,14 +196,14 @@ final class RlsmCompactionRunner {
           int t = targetOf(targets, CellUtil.cloneRow(c));
           current = byTarget.get(t);
           if (current == null) {
-            current = new RlsmFileWriter(store.getFileSystem(),
-              store.getRegionFileSystem().createTempName(), family, FileRole.SEGMENT, 0);
+            current = factory.create();
             byTarget.put(t, current);
             writers.add(current);
           }
         }
         current.append(c);
         tc.control(throttleName, c.getSerializedSize());
+        sinceShip += c.getSerializedSize();
         if (++sinceCheck >= 10_000) {
           sinceCheck = 0;
           if (!store.areWritesEnabled()) {
@@ -192,6 +213,13 @@ final class RlsmCompactionRunner {
         }
       }
       cells.clear();
+      if (sinceShip > shipLimit && scanner instanceof Shipper) {
+        sinceShip = 0;
+        for (RlsmV2Writer w : writers) {
+          w.beforeShipped();
+        }
+        ((Shipper) scanner).shipped();
+      }
     } while (more);
   }
 
@@ -205,25 +233,24 @@ final class RlsmCompactionRunner {
       if (t.holds(row)) {
         return mid;
       }
-      if (org.apache.hadoop.hbase.util.Bytes.compareTo(row, t.low) < 0) {
+      if (Bytes.compareTo(row, t.low) < 0) {
         hi = mid - 1;
       } else {
         lo = mid + 1;
       }
     }
     throw new IOException("compaction plan has no partition for row "
-      + org.apache.hadoop.hbase.util.Bytes.toStringBinary(row) + "; nothing was committed");
+      + Bytes.toStringBinary(row) + "; nothing was committed");
   }
 
-  private Path writeManifest(Map<Integer, RlsmFileWriter> byTarget, Result result)
+  private void writeManifest(Map<Integer, RlsmV2Writer> byTarget, Result result)
     throws IOException {
     List<PartitionDescriptor> parts = new ArrayList<>();
-    long maxSeqId = 0;
     List<CompactionPlan.Target> targets = plan.targets();
     for (int i = 0; i < targets.size(); i++) {
       CompactionPlan.Target t = targets.get(i);
       List<String> segments = new ArrayList<>(t.keep);
-      RlsmFileWriter w = byTarget.get(i);
+      RlsmV2Writer w = byTarget.get(i);
       if (w != null) {
         segments.add(w.getPath().getName());
       }
@@ -231,17 +258,27 @@ final class RlsmCompactionRunner {
         parts.add(new PartitionDescriptor(t.low, t.high, segments));
       }
     }
+    long maxSeqId = 0;
     for (HStoreFile f : state.all) {
       maxSeqId = Math.max(maxSeqId, f.getMaxSequenceId());
     }
-    long generation = state.manifest == null ? 1 : state.manifest.getGeneration() + 1;
-    Path path = store.getRegionFileSystem().createTempName();
-    RlsmFileWriter w = new RlsmFileWriter(store.getFileSystem(), path,
-      store.getColumnFamilyDescriptor().getName(), FileRole.MANIFEST, 0);
-    w.addMeta(FileMeta.MANIFEST_GENERATION, FileMeta.longBytes(generation));
-    w.addMeta(FileMeta.MANIFEST_PARTITIONS, PartitionDescriptor.encodeList(parts));
-    w.addMeta(FileMeta.COMPACTED_FILES, FileMeta.stringList(new ArrayList<>(retired)));
-    result.manifestBytes += w.finish(maxSeqId);
-    return path;
+    List<HStoreFile> replaced = new ArrayList<>(retired.size());
+    for (String name : retired) {
+      replaced.add(file(name));
+    }
+    long generation = state.manifest == null ? 1 : RlsmFiles.generation(state.manifest) + 1;
+    RlsmV2Writer w = RlsmV2Writer.create(store, FileRole.MANIFEST, 0, false, null);
+    result.paths.add(w.getPath());
+    boolean ok = false;
+    try {
+      w.appendFileInfo(V2FileInfo.MANIFEST_GENERATION, Bytes.toBytes(generation));
+      w.appendFileInfo(V2FileInfo.MANIFEST_PARTITIONS, PartitionDescriptor.encodeList(parts));
+      result.manifestBytes += w.finish(maxSeqId, false, replaced);
+      ok = true;
+    } finally {
+      if (!ok) {
+        w.abort();
+      }
+    }
   }
 }

@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
+import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
@@ -14,7 +15,9 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The flush scanner of a hash memstore snapshot: yields one whole row per {@link #next} call, rows
- * in the table's creation order (the writer orders them by hash), so no sort across rows happens.
+ * in key order from the table's row skip list (the one scans keep; brought up to date once here,
+ * O(log n) per row not yet in it), so the flush writes a key-ordered file while writes to the
+ * memstore still never sort beyond their row.
  *
  * <p>What a flush keeps is decided by the very matcher HBase's flush {@code StoreScanner} uses
  * ({@code CompactionScanQueryMatcher} for {@code COMPACT_RETAIN_DELETES}, with the store's
@@ -32,12 +35,14 @@ public class RlsmHashFlushScanner implements InternalScanner {
   private final HashCellTable table;
   private final CellComparator cmp;
   private final ScanQueryMatcher matcher;
-  private int nextRow;
+  private final Iterator<MemRow> rows;
+  private boolean done;
 
   RlsmHashFlushScanner(RlsmHashScanner snapshotScanner, HStore store) throws IOException {
     this.snapshotScanner = snapshotScanner;
     this.table = snapshotScanner.getTable();
     this.cmp = table.getComparator();
+    this.rows = table.sortedRows().iterator();
     ScanInfo scanInfo = store.getScanInfo();
     long now = EnvironmentEdgeManager.currentTime();
     // As StoreScanner's constructor (a flush scan is never raw).
@@ -50,14 +55,12 @@ public class RlsmHashFlushScanner implements InternalScanner {
   /** Adds the kept cells of the next row that keeps any; false when no row is left after it. */
   @Override
   public boolean next(List<Cell> result, ScannerContext scannerContext) throws IOException {
-    int rows = table.rowCount();
-    while (nextRow < rows) {
-      MemRow row = table.rowAt(nextRow++);
-      if (filterRow(row.toArray(), result)) {
+    while (rows.hasNext() && !done) {
+      if (filterRow(rows.next().toArray(), result)) {
         break;
       }
     }
-    return nextRow < rows;
+    return rows.hasNext() && !done;
   }
 
   private boolean filterRow(Cell[] cells, List<Cell> result) throws IOException {
@@ -94,7 +97,7 @@ public class RlsmHashFlushScanner implements InternalScanner {
           i++;
           break;
         case DONE_SCAN: // never answered during a flush; the StoreScanner would stop the scan
-          nextRow = table.rowCount();
+          done = true;
           i = cells.length;
           break;
         default:

@@ -14,8 +14,12 @@ import org.apache.hadoop.hbase.regionserver.compactions.DefaultCompactor;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmMasterObserver;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
+import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
+import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.file.V2Files;
+import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
@@ -24,10 +28,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The RLSM store engine (users type this name). A column family uses it when its configuration sets
  * {@code hbase.hstore.engine.class} to this class; {@link org.apache.hadoop.hbase.rlsm.RlsmTables}
- * builds such descriptors. Flushes write hash-ordered Level-0 RLSM files; compactions move them
- * into Level-1 partitions ({@link RlsmCompactionPlanner} decides, {@link RlsmCompactionRunner}
- * writes, HBase commits). Store files are opened by sniffing the trailer magic, so HFiles (bulk
- * loads) keep working in the same store.
+ * builds such descriptors. Flushes write key-ordered Level-0 files; compactions move them into
+ * Level-1 partitions ({@link RlsmCompactionPlanner} decides, {@link RlsmCompactionRunner} writes,
+ * HBase commits). Both write format v2, an HFile v3 made by HBase's writer with RLSM's entries in
+ * its file-info ({@link RlsmV2Writer}), opened by HBase as an {@link HStoreFile}. Format v1 files
+ * (RLSM's own container, told apart by its trailer magic) stay readable through
+ * {@link RlsmStoreFile} until a compaction rewrites them; bulk-loaded HFiles are Level-0 files.
  *
  * <p>Compactions of one store run one at a time: a selection is refused while another is in
  * flight, because every plan is computed against, and replaces, the whole Level-1 layout.
@@ -38,6 +44,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
   private static final Logger LOG = LoggerFactory.getLogger(RlsmStoreEngine.class);
 
   private HStore store;
+  private Configuration conf;
   private CellComparator comparator;
   private RlsmCompactionPlanner planner;
   private boolean openVerifyData;
@@ -47,6 +54,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
   protected void createComponents(Configuration conf, HStore store, CellComparator comparator)
     throws IOException {
     this.store = store;
+    this.conf = conf;
     this.comparator = comparator;
     applyStoreSettings(conf, store);
     RlsmConfig config = new RlsmConfig(conf);
@@ -59,7 +67,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
         + e.getMessage(), e);
     }
     this.planner = new RlsmCompactionPlanner(compactionConfig);
-    this.storeFlusher = new RlsmStoreFlusher(conf, store, config);
+    this.storeFlusher = new RlsmStoreFlusher(conf, store);
     this.compactionPolicy = new RlsmCompactionThrottlePolicy(conf, store);
     // HStore.getCompactionProgress() asks the compactor; RlsmCompactionRunner runs RLSM plans.
     this.compactor = new DefaultCompactor(conf, store);
@@ -119,7 +127,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
       return super.createStoreFileAndReader(info);
     }
     if (!RlsmFileFormat.isRlsmFileElseHFile(info.getFileSystem(), info.getPath())) {
-      return super.createStoreFileAndReader(info);
+      return openHFile(info);
     }
     info.setRegionCoprocessorHost(store.getCoprocessorHost());
     RlsmStoreFile sf = new RlsmStoreFile(info, store.getCacheConfig(), comparator,
@@ -134,6 +142,42 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
       }
     }
     return sf;
+  }
+
+  /**
+   * A v2 file (or a bulk-loaded HFile) opened by HBase as an {@link HStoreFile}: its blocks go
+   * through the BlockCache, its Bloom filter is the family's. HBase's corruption errors become
+   * {@link org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException}s naming file and offset;
+   * the RLSM file-info entries are checked.
+   */
+  private HStoreFile openHFile(StoreFileInfo info) throws IOException {
+    HStoreFile sf;
+    try {
+      sf = super.createStoreFileAndReader(info);
+    } catch (IOException e) {
+      throw typed(info, e);
+    }
+    try {
+      RlsmFiles.check(sf);
+      if (RlsmFiles.isRlsm(sf)) {
+        FileRole r = RlsmFiles.role(sf);
+        // hints are not persisted: a file opened after a restart is told its kind again
+        CacheHints.hintFile(info.getFileSystem(), info.getPath(), FileKind.of(r), r.level());
+      }
+      if (openVerifyData) {
+        V2Files.verify(info.getFileSystem(), info.getPath(), conf);
+      }
+    } catch (IOException e) {
+      sf.closeStoreFile(true);
+      throw typed(info, e);
+    }
+    return sf;
+  }
+
+  private static IOException typed(StoreFileInfo info, IOException e) throws IOException {
+    long length = info.getFileSystem().getFileStatus(info.getPath()).getLen();
+    RlsmCorruptionException t = V2Files.typed(info.getPath().toString(), length, e);
+    return t != null ? t : e;
   }
 
   /** After HBase opened the files: archive orphans of an interrupted compaction. */
@@ -165,7 +209,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     IOExceptionRunnable actionAfterAdding) throws IOException {
     super.addStoreFiles(storeFiles, actionAfterAdding);
     for (HStoreFile f : storeFiles) {
-      if (f instanceof RlsmStoreFile && ((RlsmStoreFile) f).getRole() == FileRole.FLUSH) {
+      if (RlsmFiles.isRlsm(f) && RlsmFiles.role(f) == FileRole.FLUSH) {
         stats.flushed(f.getReader().length());
       }
     }

@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;
@@ -22,7 +24,6 @@ import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
-import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
@@ -44,7 +45,7 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
  * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 segments are handed out
- * as {@link RlsmStoreFileView}s restricted to the ranges of the partitions listing them.
+ * as {@link RlsmSegmentView}s restricted to the ranges of the partitions listing them.
  *
  * <p><b>Locking.</b> This class takes no lock of its own; it relies on HBase's store lock
  * ({@code StoreEngine.readLock()/writeLock()}):
@@ -69,44 +70,77 @@ public class RlsmStoreFileManager implements StoreFileManager {
   static final class Partition {
     final byte[] low;
     final byte[] high;
-    final ImmutableList<RlsmStoreFile> segments;
+    final ImmutableList<HStoreFile> segments;
     /**
      * Computed on first use from immutable indexes, without a lock: two threads may both compute
      * it, and get equal values.
      */
     private volatile PartitionSummary summary;
 
-    Partition(byte[] low, byte[] high, ImmutableList<RlsmStoreFile> segments) {
+    Partition(byte[] low, byte[] high, ImmutableList<HStoreFile> segments) {
       this.low = low;
       this.high = high;
       this.segments = segments;
     }
 
-    /** Bytes, row entries and distinct rows of the segments inside the range (indexes only). */
+    /**
+     * Bytes, row entries and distinct rows of the segments inside the range, read by
+     * {@link RlsmRowCursor}s merged in key order (one row per segment held at a time). A
+     * segment's bytes in range are its length in proportion to its rows in range.
+     * @throws UncheckedIOException when a segment cannot be read
+     */
     PartitionSummary summary() {
       PartitionSummary s = summary;
       if (s == null) {
-        long bytes = 0;
-        long entries = 0;
-        Set<ByteKey> distinct = new HashSet<>();
-        List<String> names = new ArrayList<>(segments.size());
-        for (RlsmStoreFile seg : segments) {
-          names.add(seg.getPath().getName());
-          RlsmFileReader f = seg.getReader().getRlsmFile();
-          SortedRowView v = f.sortedView();
-          int from = v.lowerBound(low, 0, low.length);
-          int to = v.upperBound(high, 0, high.length);
-          entries += to - from;
-          for (int i = from; i < to; i++) {
-            int e = v.entry(i);
-            bytes += f.index().length(e);
-            distinct.add(new ByteKey(f.index().row(e)));
-          }
+        try {
+          s = computeSummary();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
-        s = new PartitionSummary(low, high, names, bytes, entries, distinct.size());
         summary = s;
       }
       return s;
+    }
+
+    private PartitionSummary computeSummary() throws IOException {
+      long distinct = 0;
+      List<String> names = new ArrayList<>(segments.size());
+      List<Head> all = new ArrayList<>(segments.size());
+      PriorityQueue<Head> heads = new PriorityQueue<>();
+      try {
+        for (HStoreFile seg : segments) {
+          names.add(seg.getPath().getName());
+          Head h = new Head(seg, RlsmRowCursor.open(seg, low, high));
+          all.add(h);
+          if (h.advance()) {
+            heads.add(h);
+          }
+        }
+        byte[] previous = null;
+        while (!heads.isEmpty()) {
+          Head h = heads.poll();
+          if (previous == null || !Bytes.equals(previous, h.row)) {
+            distinct++;
+            previous = h.row;
+          }
+          h.rows++;
+          if (h.advance()) {
+            heads.add(h);
+          }
+        }
+      } finally {
+        for (Head h : all) {
+          h.cursor.close();
+        }
+      }
+      long bytes = 0;
+      long entries = 0;
+      for (Head h : all) {
+        entries += h.rows;
+        long fileRows = RlsmFiles.rowCount(h.segment);
+        bytes += fileRows == 0 ? 0 : h.segment.getReader().length() * h.rows / fileRows;
+      }
+      return new PartitionSummary(low, high, names, bytes, entries, distinct);
     }
 
     @Override
@@ -116,24 +150,26 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
   }
 
-  /** A row key usable in hash sets. */
-  private static final class ByteKey {
-    final byte[] b;
-    final int hash;
+  /** One segment's current row in the merge of a partition summary. */
+  private static final class Head implements Comparable<Head> {
+    final HStoreFile segment;
+    final RlsmRowCursor cursor;
+    byte[] row;
+    long rows;
 
-    ByteKey(byte[] b) {
-      this.b = b;
-      this.hash = Bytes.hashCode(b);
+    Head(HStoreFile segment, RlsmRowCursor cursor) {
+      this.segment = segment;
+      this.cursor = cursor;
+    }
+
+    boolean advance() throws IOException {
+      row = cursor.next();
+      return row != null;
     }
 
     @Override
-    public boolean equals(Object o) {
-      return o instanceof ByteKey && Bytes.equals(b, ((ByteKey) o).b);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
+    public int compareTo(Head o) {
+      return Bytes.compareTo(row, o.row);
     }
   }
 
@@ -145,11 +181,11 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final ImmutableList<HStoreFile> level0;
     final List<Partition> partitions;
     final RangeTree<Partition> tree;
-    final RlsmStoreFile manifest;
+    final HStoreFile manifest;
     final List<HStoreFile> orphans;
 
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
-      List<Partition> partitions, RlsmStoreFile manifest, List<HStoreFile> orphans) {
+      List<Partition> partitions, HStoreFile manifest, List<HStoreFile> orphans) {
       this.all = all;
       Map<String, HStoreFile> names = new HashMap<>(all.size() * 2);
       all.forEach(f -> names.put(f.getPath().getName(), f));
@@ -187,18 +223,22 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
   }
 
+  /**
+   * A Level-0 file for the planner. Only v2 flush files are linkable: a v1 file is rewritten
+   * into v2 by the range-append that takes it, and a bulk-loaded HFile carries no RLSM role.
+   */
   static FileSummary summarize(HStoreFile f) {
     if (f instanceof RlsmStoreFile) {
       RlsmFileReader r = ((RlsmStoreFile) f).getReader().getRlsmFile();
       return new FileSummary(f.getPath().getName(), r.firstRow(), r.lastRow(),
-        r.trailer().rowCount(), r.length(), true);
+        r.trailer().rowCount(), r.length(), false);
     }
     StoreFileReader r = f.getReader();
     byte[] first = f.getFirstKey().map(c -> Bytes.copy(c.getRowArray(), c.getRowOffset(),
       c.getRowLength())).orElse(null);
     byte[] last = r.getLastRowKey().orElse(null);
-    return new FileSummary(f.getPath().getName(), first, last, first == null ? 0 : r.getEntries(),
-      r.length(), false);
+    return new FileSummary(f.getPath().getName(), first, last,
+      first == null ? 0 : RlsmFiles.rowCount(f), r.length(), RlsmFiles.isRlsm(f));
   }
 
   private final int level0BlockingCount;
@@ -228,13 +268,15 @@ public class RlsmStoreFileManager implements StoreFileManager {
    */
   static State build(Collection<HStoreFile> files, State previous) throws IOException {
     Map<String, HStoreFile> byName = new HashMap<>();
-    RlsmStoreFile manifest = null;
+    HStoreFile manifest = null;
     List<HStoreFile> orphans = new ArrayList<>();
     for (HStoreFile f : files) {
       byName.put(f.getPath().getName(), f);
-      if (f instanceof RlsmStoreFile && ((RlsmStoreFile) f).getRole() == FileRole.MANIFEST) {
-        RlsmStoreFile m = (RlsmStoreFile) f;
-        if (manifest == null || m.getGeneration() > manifest.getGeneration()) {
+      if (RlsmFiles.role(f) == FileRole.MANIFEST) {
+        HStoreFile m = f;
+        if (
+          manifest == null || RlsmFiles.generation(m) > RlsmFiles.generation(manifest)
+        ) {
           if (manifest != null) {
             orphans.add(manifest);
           }
@@ -254,18 +296,25 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
     } else if (manifest != null) {
       referenced.add(manifest);
-      for (PartitionDescriptor d : manifest.getPartitions()) {
-        ImmutableList.Builder<RlsmStoreFile> segments = ImmutableList.builder();
+      Map<List<Object>, Partition> unchanged = new HashMap<>();
+      for (Partition p : previous.partitions) {
+        unchanged.put(identity(p.low, p.high, p.segments), p);
+      }
+      for (PartitionDescriptor d : RlsmFiles.partitions(manifest)) {
+        ImmutableList.Builder<HStoreFile> segments = ImmutableList.builder();
         for (String name : d.segments()) {
           HStoreFile seg = byName.get(name);
-          if (!(seg instanceof RlsmStoreFile)) {
+          if (seg == null || !RlsmFiles.isRlsm(seg)) {
             throw new IOException("Level-1 manifest " + manifest.getPath() + " lists segment "
               + name + (seg == null ? ", which is not in the store" : ", which is not RLSM"));
           }
-          segments.add((RlsmStoreFile) seg);
+          segments.add(seg);
           referenced.add(seg);
         }
-        partitions.add(new Partition(d.low(), d.high(), segments.build()));
+        ImmutableList<HStoreFile> segs = segments.build();
+        // a partition the compaction left alone keeps its summary (reading it costs I/O)
+        Partition same = unchanged.get(identity(d.low(), d.high(), segs));
+        partitions.add(same != null ? same : new Partition(d.low(), d.high(), segs));
       }
     }
     List<HStoreFile> level0 = new ArrayList<>();
@@ -274,7 +323,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       if (referenced.contains(f) || orphans.contains(f)) {
         continue;
       }
-      if (f instanceof RlsmStoreFile && ((RlsmStoreFile) f).getRole() != FileRole.FLUSH) {
+      if (RlsmFiles.role(f) != FileRole.FLUSH) {
         orphans.add(f);
       } else {
         level0.add(f);
@@ -285,9 +334,37 @@ public class RlsmStoreFileManager implements StoreFileManager {
       ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifest, orphans);
   }
 
+  /** A key equal for partitions of equal range over the very same open segment files. */
+  private static List<Object> identity(byte[] low, byte[] high, List<HStoreFile> segments) {
+    List<Object> key = new ArrayList<>(segments.size() + 2);
+    key.add(Bytes.toStringBinary(low));
+    key.add(Bytes.toStringBinary(high));
+    segments.forEach(seg -> key.add(new IdentityKey(seg)));
+    return key;
+  }
+
+  /** Compares by object identity: a reopened file is a different file. */
+  private static final class IdentityKey {
+    private final Object o;
+
+    IdentityKey(Object o) {
+      this.o = o;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof IdentityKey && ((IdentityKey) other).o == o;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(o);
+    }
+  }
+
   private static boolean sameSegments(State previous, Map<String, HStoreFile> byName) {
     for (Partition p : previous.partitions) {
-      for (RlsmStoreFile seg : p.segments) {
+      for (HStoreFile seg : p.segments) {
         if (byName.get(seg.getPath().getName()) != seg) {
           return false;
         }
@@ -323,7 +400,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
   public void addCompactionResults(Collection<HStoreFile> compacted,
     Collection<HStoreFile> results) throws IOException {
     State next = build(ImmutableList.copyOf(
-      Iterables.concat(Iterables.filter(state.all, sf -> !compacted.contains(sf)), results)));
+      Iterables.concat(Iterables.filter(state.all, sf -> !compacted.contains(sf)), results)),
+      state);
     if (!next.orphans.isEmpty()) {
       throw new IOException("compaction left files outside the manifest: " + next.orphans);
     }
@@ -392,15 +470,15 @@ public class RlsmStoreFileManager implements StoreFileManager {
     } else {
       parts = s.tree.overlapping(stopRow, startRow);
     }
-    Map<RlsmStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
+    Map<HStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
     for (Partition p : parts) {
-      for (RlsmStoreFile seg : p.segments) {
+      for (HStoreFile seg : p.segments) {
         ranges.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }
     List<HStoreFile> out = new ArrayList<>(s.level0.size() + ranges.size());
     out.addAll(s.level0);
-    ranges.forEach((f, r) -> out.add(new RlsmStoreFileView(f, r)));
+    ranges.forEach((f, r) -> out.add(new RlsmSegmentView(f, r)));
     return out;
   }
 

@@ -7,15 +7,11 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.monitoring.MonitoredTask;
 import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
-import org.apache.hadoop.hbase.rlsm.RlsmConfig;
-import org.apache.hadoop.hbase.rlsm.file.RlsmFileWriter;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.util.StringUtils;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -23,10 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a memstore snapshot into one Level-0 RLSM file: rows in hash order with a hash index and
- * a row Bloom filter. A snapshot of the hash memstore ({@link RlsmHashMemStore}) is written row by
- * row as the hash table holds it, through {@link RlsmHashFlushScanner}, which applies the flush
- * scanner's version/TTL/delete semantics per row without sorting rows. Any other snapshot, and
+ * Turns a memstore snapshot into one Level-0 file in format v2 ({@link RlsmV2Writer}: an HFile
+ * in key order with the family's block size, Bloom filter, compression and encryption). A
+ * snapshot of the hash memstore ({@link RlsmHashMemStore}) is written row by row in the order of
+ * the table's row skip list, through {@link RlsmHashFlushScanner}, which applies the flush
+ * scanner's version/TTL/delete semantics per row. Any other snapshot, and
  * every snapshot of a store whose coprocessors implement {@code preFlushScannerOpen} or
  * {@code preFlush}, goes through HBase's sorted flush {@code StoreScanner} so those hooks run.
  * Cells keep their sequence ids. The file's max sequence id is the flush sequence number, so
@@ -35,11 +32,8 @@ import org.slf4j.LoggerFactory;
 @InterfaceAudience.Private
 public class RlsmStoreFlusher extends StoreFlusher {
   private static final Logger LOG = LoggerFactory.getLogger(RlsmStoreFlusher.class);
-  private final RlsmConfig config;
-
-  public RlsmStoreFlusher(Configuration conf, HStore store, RlsmConfig config) {
+  public RlsmStoreFlusher(Configuration conf, HStore store) {
     super(conf, store);
-    this.config = config;
   }
 
   @Override
@@ -55,26 +49,28 @@ public class RlsmStoreFlusher extends StoreFlusher {
     InternalScanner scanner = hashSnapshot != null
       ? new RlsmHashFlushScanner(hashSnapshot, store)
       : createScanner(snapshotScanners, tracker);
-    Path tmp = store.getRegionFileSystem().createTempName();
-    if (writerCreationTracker != null) {
-      writerCreationTracker.accept(tmp);
-    }
-    long length;
     status.setStatus("Flushing " + store + ": writing RLSM Level-0 file");
-    try (RlsmFileWriter writer = new RlsmFileWriter(store.getFileSystem(), tmp,
-      store.getColumnFamilyDescriptor().getName(), FileRole.FLUSH, config.getL0BloomFpp())) {
-      if (hashSnapshot != null) {
-        // One whole row per scanner call, rows unsorted: the writer takes them as rows.
-        RowSink sink = new RowSink(writer);
-        performFlush(scanner, sink, throughputController);
-        sink.endRow();
-      } else {
-        performFlush(scanner, writer::append, throughputController);
-      }
-      length = writer.finish(cacheFlushSeqNum);
+    RlsmV2Writer writer;
+    long length;
+    try {
+      writer = RlsmV2Writer.create(store, FileRole.FLUSH, snapshot.getCellsCount(),
+        snapshot.isTagsPresent(), writerCreationTracker);
+    } catch (IOException e) {
+      scanner.close();
+      throw e;
+    }
+    boolean ok = false;
+    try {
+      performFlush(scanner, writer, throughputController);
+      length = writer.finish(cacheFlushSeqNum, false, List.of());
+      ok = true;
     } finally {
       scanner.close();
+      if (!ok) {
+        writer.abort();
+      }
     }
+    Path tmp = writer.getPath();
     LOG.info("Flushed memstore data size={} at sequenceid={} to RLSM L0 file {} ({})",
       StringUtils.byteDesc(snapshot.getDataSize()), cacheFlushSeqNum, tmp,
       StringUtils.byteDesc(length));
@@ -83,7 +79,7 @@ public class RlsmStoreFlusher extends StoreFlusher {
   }
 
   /**
-   * The hash memstore's snapshot scanner when the rows can be written straight in hash order;
+   * The hash memstore's snapshot scanner when its rows can be written straight from its table;
    * {@code null} for a skip-list snapshot, or when a coprocessor hooks the flush scanner (its
    * {@code preFlushScannerOpen}/{@code preFlush} must see HBase's sorted {@code StoreScanner}).
    */
@@ -121,32 +117,6 @@ public class RlsmStoreFlusher extends StoreFlusher {
       return c.getMethod(method, params).getDeclaringClass() != RegionObserver.class;
     } catch (NoSuchMethodException e) {
       throw new IllegalStateException("RegionObserver." + method + " not found", e);
-    }
-  }
-
-  /** Collects each row's cells and hands the whole row to the writer. */
-  private static final class RowSink implements CellSink {
-    private final RlsmFileWriter writer;
-    private final List<Cell> row = new ArrayList<>();
-
-    RowSink(RlsmFileWriter writer) {
-      this.writer = writer;
-    }
-
-    @Override
-    public void append(Cell cell) {
-      if (!row.isEmpty() && !CellUtil.matchingRows(row.get(0), cell)) {
-        endRow();
-      }
-      row.add(cell);
-    }
-
-    void endRow() {
-      if (!row.isEmpty()) {
-        Cell[] cells = row.toArray(new Cell[0]);
-        writer.appendRow(cells, 0, cells.length);
-        row.clear();
-      }
     }
   }
 }

@@ -156,6 +156,11 @@ public final class RlsmTables {
 
   private static void refuseConflicts(TableDescriptor td, ColumnFamilyDescriptor f)
     throws DoNotRetryIOException {
+    if (f.isMobEnabled()) {
+      // HBase gives a MOB family its own MobStoreEngine, so the RLSM engine would be ignored
+      throw refusal(td, f, "IS_MOB => true", "HBase stores MOB families with its MobStoreEngine,"
+        + " which would silently replace the RLSM engine; use a family without MOB");
+    }
     MemoryCompactionPolicy imc = f.getInMemoryCompaction();
     if (imc != null && imc != MemoryCompactionPolicy.NONE) {
       throw refusal(td, f, "IN_MEMORY_COMPACTION => '" + imc + "'",

@@ -13,6 +13,9 @@ import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.rlsm.file.V2Files;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 
 /** Shared mini-cluster settings and helpers for the engine's integration tests. */
@@ -81,7 +84,18 @@ public final class RlsmTestCluster {
     return out;
   }
 
+  /** Whether RLSM wrote {@code p} (format v1, or v2 with an RLSM role in its file-info). */
   public static boolean isRlsm(HBaseTestingUtility util, Path p) throws IOException {
-    return RlsmFileFormat.isRlsmFile(util.getTestFileSystem(), p);
+    return role(util.getTestFileSystem(), util.getConfiguration(), p) != null;
+  }
+
+  /** The RLSM role of a store file of either format; null for an HFile RLSM did not write. */
+  public static FileRole role(FileSystem fs, Configuration conf, Path p) throws IOException {
+    if (RlsmFileFormat.isRlsmFile(fs, p)) {
+      try (RlsmFileReader r = RlsmFileReader.open(fs, p)) {
+        return r.trailer().role();
+      }
+    }
+    return V2Files.role(fs, p, conf);
   }
 }

@@ -115,6 +115,8 @@ public class TestRlsmTables {
 
   @Test
   public void conflictsAreRefusedNamingTheSetting() {
+    assertRefused(table(engineOnly(F).setMobEnabled(true).build()), "Family f", "IS_MOB => true",
+      "MobStoreEngine");
     assertRefused(table(engineOnly(F).setInMemoryCompaction(MemoryCompactionPolicy.BASIC).build()),
       "Family f", "IN_MEMORY_COMPACTION => 'BASIC'", "'NONE'");
     assertRefused(table(engineOnly(F).setConfiguration(HStore.MEMSTORE_CLASS_NAME,

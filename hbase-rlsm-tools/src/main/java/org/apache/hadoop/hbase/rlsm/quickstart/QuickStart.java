@@ -205,8 +205,8 @@ public final class QuickStart {
       liveFiles++;
       bytes += f.status.getLen();
       rlsmFiles += f.rlsm ? 1 : 0;
-      if (f.trailer != null) {
-        roles.merge(f.trailer.role(), 1, Integer::sum);
+      if (f.role != null) {
+        roles.merge(f.role, 1, Integer::sum);
       }
     }
     if (engine == CreateTable.Engine.RLSM) {

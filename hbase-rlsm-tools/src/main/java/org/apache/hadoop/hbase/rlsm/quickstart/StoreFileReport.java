@@ -28,6 +28,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -37,10 +38,14 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
-import org.apache.hadoop.hbase.rlsm.format.Trailer;
+import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.shaded.protobuf.ProtobufUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -50,7 +55,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The demo family's store files under {@code hbase.rootdir}, read directly from the file system:
  * their names (to see a compaction finish) and a printed listing with sizes and, for RLSM files,
- * role and counts from the validated trailer. Only a local root is read: the client must not open
+ * role and counts from the validated file (format v2: its file-info, every block checked;
+ * format v1: its trailer). Only a local root is read: the client must not open
  * another file system itself, since ulfs ({@code RLSM_FS=ulfs}) allows one mount of its image
  * and the server holds it.
  */
@@ -58,21 +64,26 @@ import org.slf4j.LoggerFactory;
 final class StoreFileReport {
   private static final Logger LOG = LoggerFactory.getLogger(StoreFileReport.class);
 
-  /** A store file as listed; for RLSM files also what its validated trailer says. */
+  /** A store file as listed; for RLSM files also what its validated metadata says. */
   static final class StoreFile {
     final FileStatus status;
     final boolean rlsm;
     /** Null unless {@link #rlsm} and the file validated. */
-    final Trailer trailer;
+    final FileRole role;
+    final long rows;
+    final long cells;
     /** Store files this one replaces (written by compactions; HBase archives them later). */
     final List<String> replaces;
     /** Set when a compaction output in the same directory replaces this file. */
     boolean replaced;
 
-    StoreFile(FileStatus status, boolean rlsm, Trailer trailer, List<String> replaces) {
+    StoreFile(FileStatus status, boolean rlsm, FileRole role, long rows, long cells,
+      List<String> replaces) {
       this.status = status;
       this.rlsm = rlsm;
-      this.trailer = trailer;
+      this.role = role;
+      this.rows = rows;
+      this.cells = cells;
       this.replaces = replaces;
     }
   }
@@ -169,10 +180,9 @@ final class StoreFileReport {
   }
 
   private static String describe(StoreFile f) {
-    if (f.trailer != null) {
+    if (f.role != null) {
       return String.format(Locale.ROOT, "RLSM %-8s L%d %8s rows %9s cells  checksums OK",
-        f.trailer.role(), f.trailer.role().level(), count(f.trailer.rowCount()),
-        count(f.trailer.cellCount()));
+        f.role, f.role.level(), count(f.rows), count(f.cells));
     }
     return f.rlsm ? "RLSM, damaged (see above)" : "not RLSM (HFile or other)";
   }
@@ -187,19 +197,34 @@ final class StoreFileReport {
   }
 
   private StoreFile inspect(FileSystem fs, FileStatus st) throws IOException {
-    if (!RlsmFileFormat.isRlsmFile(fs, st.getPath())) {
-      return new StoreFile(st, false, null, Collections.emptyList());
-    }
-    try (RlsmFileReader reader = RlsmFileReader.open(fs, st.getPath())) {
-      // open() checks the trailer, index, Bloom and meta sections; this checks the rows too.
-      reader.verifyData();
-      return new StoreFile(st, true, reader.trailer(),
-        reader.meta().getStringList(st.getPath().toString(), FileMeta.COMPACTED_FILES));
+    Path p = st.getPath();
+    try {
+      if (RlsmFileFormat.isRlsmFileElseHFile(fs, p)) {
+        try (RlsmFileReader reader = RlsmFileReader.open(fs, p)) {
+          // format v1: open() checks trailer, index, Bloom and meta; this checks the rows too
+          reader.verifyData();
+          return new StoreFile(st, true, reader.trailer().role(), reader.trailer().rowCount(),
+            reader.trailer().cellCount(),
+            reader.meta().getStringList(p.toString(), FileMeta.COMPACTED_FILES));
+        }
+      }
+      Map<byte[], byte[]> info = V2Files.fileInfo(fs, p, conf);
+      FileRole role = V2FileInfo.role(p.toString(), -1, info.get(V2FileInfo.ROLE));
+      if (role == null) {
+        return new StoreFile(st, false, null, 0, 0, Collections.emptyList());
+      }
+      // format v2: every block's checksum
+      long cells = V2Files.verify(fs, p, conf);
+      byte[] compacted = info.get(HStoreFile.COMPACTION_EVENT_KEY);
+      return new StoreFile(st, true, role,
+        V2FileInfo.getLong(info.get(V2FileInfo.ROW_COUNT), 0), cells,
+        compacted == null ? Collections.emptyList()
+          : new ArrayList<>(ProtobufUtil.toCompactedStoreFiles(compacted)));
     } catch (FileNotFoundException e) {
       throw e;
     } catch (IOException e) {
-      failures.add("RLSM file " + st.getPath() + " does not validate: " + e.getMessage());
-      return new StoreFile(st, true, null, Collections.emptyList());
+      failures.add("RLSM file " + p + " does not validate: " + e.getMessage());
+      return new StoreFile(st, true, null, 0, 0, Collections.emptyList());
     }
   }
 }

@@ -68,7 +68,7 @@ import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
+import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.testclassification.IntegrationTests;
 import org.apache.hadoop.hbase.testclassification.MiscTests;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -403,7 +403,7 @@ public class TestStandaloneLaunchers {
       for (FileStatus st : fs.listStatus(dir)) {
         if (st.isFile()) {
           assertTrue(st.getPath() + " is not an RLSM file",
-            RlsmFileFormat.isRlsmFile(fs, st.getPath()));
+            RlsmTestCluster.role(fs, conf, st.getPath()) != null);
           files++;
         }
       }

@@ -32,7 +32,17 @@ public final class RlsmFileFormat {
     if (isRlsmFile(fs, path)) {
       return true;
     }
-    if (!HFile.isHFileFormat(fs, path)) {
+    boolean hfile;
+    try {
+      hfile = HFile.isHFileFormat(fs, path);
+    } catch (IOException e) {
+      // an HFile trailer whose magic or version is damaged: HBase throws rather than says no
+      long len = fs.getFileStatus(path).getLen();
+      throw new RlsmCorruptionException(path.toString(),
+        Math.max(0, len - V2FileInfo.TRAILER_BYTES), "damaged HFile trailer: " + e.getMessage(),
+        e);
+    }
+    if (!hfile) {
       long len = fs.getFileStatus(path).getLen();
       throw new RlsmCorruptionException(path.toString(), Math.max(0, len - Trailer.MAGIC.length),
         "neither an RLSM file (no trailer magic in the last " + Trailer.MAGIC.length + " of "

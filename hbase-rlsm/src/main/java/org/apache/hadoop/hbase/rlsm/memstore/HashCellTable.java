@@ -22,7 +22,8 @@ import org.apache.hadoop.hbase.util.ClassSize;
  * {@link ConcurrentHashMap} from row to {@link MemRow}. A write finds its row by hash and inserts
  * into that row's small sorted set; nothing is sorted across rows. Scans ask for
  * {@link #sortedRows()}, a skip list of rows that each call extends with the rows created since
- * the previous call. A flush walks {@link #rowAt} in creation order.
+ * the previous call; a flush walks it too, so flush files are key-ordered. {@link #rowAt} walks
+ * the rows in creation order (the flush benchmark's unsorted baseline).
  *
  * <p>Size accounting follows HBase's {@code Segment}: data size is the sum of the cells'
  * serialized sizes (identical to {@code DefaultMemStore}); heap size is the cells' heap size plus

@@ -6,12 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
+import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 import org.apache.hadoop.hbase.rlsm.format.Trailer;
 import org.apache.hadoop.hbase.rlsm.index.HashIndex;
 import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
@@ -20,8 +22,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * {@code bin/rlsm-dump FILE}: prints an RLSM file of any role (Level-0 flush file, Level-1
- * segment, manifest): trailer, sections, meta map (with the manifest's partitions decoded),
- * index and Bloom summary and the records. Exit code 0; 1 when the file is corrupt (the typed
+ * segment, manifest). Format v2 (an HFile): see {@link V2Dump}. Format v1: trailer, sections,
+ * meta map (with the manifest's partitions decoded), index and Bloom summary and the records. Exit code 0; 1 when the file is corrupt (the typed
  * error, naming file and offset, is printed); 2 for a bad command line or unreadable path.
  */
 @InterfaceAudience.Private
@@ -54,6 +56,20 @@ public final class RlsmDump {
       return RlsmVerify.EXIT_USAGE;
     }
     Path p = new Path(args.positional().get(0));
+    try {
+      FileSystem fs = p.getFileSystem(conf);
+      if (!RlsmFileFormat.isRlsmFileElseHFile(fs, p)) {
+        V2Dump.print(fs, p, conf, out, records, args.get("--row", null), maxValue);
+        return RlsmVerify.EXIT_CLEAN;
+      }
+    } catch (RlsmCorruptionException e) {
+      out.flush();
+      err.println(e.getMessage());
+      return RlsmVerify.EXIT_DAMAGE;
+    } catch (IOException e) {
+      err.println("cannot read " + p + ": " + e);
+      return RlsmVerify.EXIT_USAGE;
+    }
     try (RlsmFileReader r = RlsmFileReader.open(p.getFileSystem(conf), p)) {
       header(r, out);
       String row = args.get("--row", null);

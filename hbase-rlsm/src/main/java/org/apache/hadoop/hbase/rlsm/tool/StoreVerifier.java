@@ -13,28 +13,52 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.regionserver.HRegionFileSystem;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
+import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
 import org.apache.hadoop.hbase.rlsm.index.BloomFilter;
 import org.apache.hadoop.hbase.rlsm.index.HashIndex;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
- * Offline check of RLSM store files (the {@code rlsm-verify} tool). For every RLSM file: the
+ * Offline check of RLSM store files (the {@code rlsm-verify} tool). A format-v2 file (an HFile)
+ * is read whole by HBase's reader, whose block checksums are verified on every block, and its
+ * RLSM file-info entries are decoded; a bulk-loaded HFile is read the same way. A v1 file: the
  * trailer, every section CRC, the index (hash order, lengths tiling the data section), every
  * record's CRC and row, and that the Level-0 Bloom filter admits every indexed row. For every
  * store: the newest manifest (highest generation) names only files that are present, RLSM, of
- * the store's family and not manifests; its partitions are disjoint and ascending; a tie of
- * newest generations is damage; files of no layout (segments no manifest lists, older manifests)
- * are orphans. A file that is neither RLSM nor an HFile is damage. Read-only: it never changes a
- * file.
+ * the store's family (v1 files record it) and not manifests; its partitions are disjoint and
+ * ascending; a tie of newest generations is damage; files of no layout (segments no manifest
+ * lists, older manifests) are orphans. A file that is neither RLSM v1 nor an HFile is damage.
+ * Read-only: it never changes a file.
  */
 @InterfaceAudience.Private
 public final class StoreVerifier {
+  /** What the layout check needs of one sound file. */
+  private static final class Facts {
+    final Path path;
+    final FileRole role;
+    final String family; // null: the format does not record it (v2)
+    final long generation;
+    final byte[] partitions;
+    final long metaOffset;
+
+    Facts(Path path, FileRole role, String family, long generation, byte[] partitions,
+      long metaOffset) {
+      this.path = path;
+      this.role = role;
+      this.family = family;
+      this.generation = generation;
+      this.partitions = partitions;
+      this.metaOffset = metaOffset;
+    }
+  }
+
   private final FileSystem fs;
   private final List<Damage> findings = new ArrayList<>();
   private int filesChecked;
@@ -72,10 +96,7 @@ public final class StoreVerifier {
   public StoreVerifier verify(Path p) throws IOException {
     FileStatus st = fs.getFileStatus(p);
     if (st.isFile()) {
-      RlsmFileReader r = verifyFile(st.getPath(), null);
-      if (r != null) {
-        r.close();
-      }
+      verifyFile(st.getPath(), null);
     } else if (fs.exists(new Path(p, HRegionFileSystem.REGION_INFO_FILE))) {
       verifyRegion(p);
     } else {
@@ -111,68 +132,57 @@ public final class StoreVerifier {
     storesChecked++;
     Map<String, FileRole> roles = new HashMap<>();
     Map<String, String> families = new HashMap<>();
-    List<RlsmFileReader> manifests = new ArrayList<>();
-    try {
-      for (FileStatus s : fs.listStatus(store)) {
-        if (!s.isFile()) {
-          continue;
-        }
-        RlsmFileReader r = verifyFile(s.getPath(), roles);
-        if (r == null) {
-          continue;
-        }
-        families.put(s.getPath().getName(), Bytes.toStringBinary(r.family()));
-        if (r.trailer().role() == FileRole.MANIFEST) {
-          manifests.add(r);
-        } else {
-          r.close();
-        }
+    List<Facts> manifests = new ArrayList<>();
+    for (FileStatus s : fs.listStatus(store)) {
+      if (!s.isFile()) {
+        continue;
       }
-      checkLayout(store, roles, families, manifests);
-    } finally {
-      for (RlsmFileReader m : manifests) {
-        m.close();
+      Facts f = verifyFile(s.getPath(), roles);
+      if (f == null) {
+        continue;
+      }
+      families.put(s.getPath().getName(), f.family);
+      if (f.role == FileRole.MANIFEST) {
+        manifests.add(f);
       }
     }
+    checkLayout(store, roles, families, manifests);
   }
 
   private void checkLayout(Path store, Map<String, FileRole> roles,
-    Map<String, String> families, List<RlsmFileReader> manifests) throws IOException {
-    RlsmFileReader newest = null;
-    long newestGen = -1;
+    Map<String, String> families, List<Facts> manifests) throws IOException {
+    Facts newest = null;
     Set<String> listed = new HashSet<>();
-    for (RlsmFileReader m : manifests) {
-      long gen = m.meta().getLong(FileMeta.MANIFEST_GENERATION, -1);
-      if (newest != null && gen == newestGen) {
-        damage(m.getPath().toString(), m.trailer().meta().offset(), "manifest generation " + gen
-          + " is also the generation of " + newest.getPath().getName());
+    for (Facts m : manifests) {
+      if (newest != null && m.generation == newest.generation) {
+        damage(m.path.toString(), m.metaOffset, "manifest generation " + m.generation
+          + " is also the generation of " + newest.path.getName());
       }
-      if (newest == null || gen > newestGen) {
+      if (newest == null || m.generation > newest.generation) {
         newest = m;
-        newestGen = gen;
       }
     }
     if (newest != null) {
-      String name = newest.getPath().toString();
-      listed.add(newest.getPath().getName());
-      byte[] v = newest.meta().get(FileMeta.MANIFEST_PARTITIONS);
-      long at = newest.trailer().meta().offset();
-      if (v == null) {
-        damage(name, at, "manifest lacks " + FileMeta.MANIFEST_PARTITIONS);
+      String name = newest.path.toString();
+      listed.add(newest.path.getName());
+      long at = newest.metaOffset;
+      if (newest.partitions == null) {
+        damage(name, at, "manifest lacks its partitions");
         return;
       }
       List<PartitionDescriptor> parts;
       try {
-        parts = PartitionDescriptor.decodeList(name, at, v);
+        parts = PartitionDescriptor.decodeList(name, at, newest.partitions);
       } catch (RlsmCorruptionException e) {
         damage(name, e.getOffset(), e.getMessage());
         return;
       }
-      String family = families.get(newest.getPath().getName());
+      String family = newest.family;
       for (PartitionDescriptor p : parts) {
         for (String segment : p.segments()) {
           listed.add(segment);
           FileRole role = roles.get(segment);
+          String segFamily = families.get(segment);
           if (!roles.containsKey(segment)) {
             damage(name, at, "partition " + range(p) + " lists segment " + segment
               + " that is not in " + store);
@@ -181,8 +191,8 @@ public final class StoreVerifier {
               + " that is not a readable RLSM file");
           } else if (role == FileRole.MANIFEST) {
             damage(name, at, "partition " + range(p) + " lists the manifest " + segment);
-          } else if (!family.equals(families.get(segment))) {
-            damage(name, at, "segment " + segment + " is of family " + families.get(segment)
+          } else if (family != null && segFamily != null && !family.equals(segFamily)) {
+            damage(name, at, "segment " + segment + " is of family " + segFamily
               + ", the manifest of family " + family);
           }
         }
@@ -207,48 +217,62 @@ public final class StoreVerifier {
   }
 
   /**
-   * Checks one file; records its role in {@code roles} (null role: unreadable) and
-   * returns the open reader of a sound RLSM file, or null.
+   * Checks one file; records its role in {@code roles} (null role: unreadable; an HFile RLSM
+   * did not write is left out: Level-0, never a segment) and returns the facts of a sound RLSM
+   * file, or null.
    */
-  private RlsmFileReader verifyFile(Path p, Map<String, FileRole> roles) throws IOException {
+  private Facts verifyFile(Path p, Map<String, FileRole> roles) throws IOException {
     filesChecked++;
     String name = p.getName();
     if (roles != null) {
       roles.put(name, null);
     }
-    RlsmFileReader r;
+    Facts f;
     try {
-      if (!RlsmFileFormat.isRlsmFileElseHFile(fs, p)) {
-        if (roles != null) {
-          roles.remove(name); // a bulk-loaded HFile: Level-0, never a Level-1 segment
-        }
-        return null;
-      }
-      r = RlsmFileReader.open(fs, p);
+      f = RlsmFileFormat.isRlsmFileElseHFile(fs, p) ? verifyV1(p) : verifyV2(p);
     } catch (RlsmCorruptionException e) {
       damage(e.getFile(), e.getOffset(), e.getMessage());
       return null;
     }
-    try {
+    if (roles != null) {
+      if (f == null) {
+        roles.remove(name);
+      } else {
+        roles.put(name, f.role);
+      }
+    }
+    return f;
+  }
+
+  /** An HFile: every block read; null when RLSM did not write it. */
+  private Facts verifyV2(Path p) throws IOException {
+    V2Files.verify(fs, p, fs.getConf());
+    Map<byte[], byte[]> info = V2Files.fileInfo(fs, p, fs.getConf());
+    FileRole role = V2FileInfo.role(p.toString(), -1, info.get(V2FileInfo.ROLE));
+    if (role == null) {
+      return null;
+    }
+    V2FileInfo.checkVersion(p.toString(), -1, info.get(V2FileInfo.FORMAT_VERSION));
+    return new Facts(p, role, null,
+      V2FileInfo.getLong(info.get(V2FileInfo.MANIFEST_GENERATION), -1),
+      info.get(V2FileInfo.MANIFEST_PARTITIONS), -1);
+  }
+
+  private Facts verifyV1(Path p) throws IOException {
+    try (RlsmFileReader r = RlsmFileReader.open(fs, p)) {
       r.verifyData();
       BloomFilter bloom = r.bloom();
       HashIndex index = r.index();
       for (int e = 0; bloom != null && e < index.size(); e++) {
         byte[] row = index.row(e);
         if (!bloom.mightContain(row, 0, row.length)) {
-          damage(p.toString(), r.trailer().bloom().offset(), "Bloom filter denies indexed row "
-            + Bytes.toStringBinary(row));
-          break;
+          throw new RlsmCorruptionException(p.toString(), r.trailer().bloom().offset(),
+            "Bloom filter denies indexed row " + Bytes.toStringBinary(row));
         }
       }
-    } catch (RlsmCorruptionException e) {
-      damage(e.getFile(), e.getOffset(), e.getMessage());
-      r.close();
-      return null;
+      return new Facts(p, r.trailer().role(), Bytes.toStringBinary(r.family()),
+        r.meta().getLong(FileMeta.MANIFEST_GENERATION, -1),
+        r.meta().get(FileMeta.MANIFEST_PARTITIONS), r.trailer().meta().offset());
     }
-    if (roles != null) {
-      roles.put(name, r.trailer().role());
-    }
-    return r;
   }
 }

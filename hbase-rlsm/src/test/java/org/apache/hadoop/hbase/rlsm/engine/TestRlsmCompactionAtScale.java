@@ -4,6 +4,7 @@ import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -26,7 +27,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
-import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
+import org.apache.hadoop.hbase.regionserver.RlsmFiles;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
@@ -68,14 +69,14 @@ public class TestRlsmCompactionAtScale {
   }
 
   /** The partitions of the current manifest are ascending and disjoint; returns their count. */
-  private static int checkPartitions(TableName tn) {
+  private static int checkPartitions(TableName tn) throws IOException {
     int manifests = 0;
     int partitions = 0;
     for (HStoreFile f : store(tn).getStorefiles()) {
-      if (f instanceof RlsmStoreFile && ((RlsmStoreFile) f).getRole() == FileRole.MANIFEST) {
+      if (RlsmFiles.role(f) == FileRole.MANIFEST) {
         manifests++;
         byte[] prevHigh = null;
-        for (PartitionDescriptor p : ((RlsmStoreFile) f).getPartitions()) {
+        for (PartitionDescriptor p : RlsmFiles.partitions(f)) {
           assertTrue(Bytes.compareTo(p.low(), p.high()) <= 0);
           assertTrue("disjoint and ordered",
             prevHigh == null || Bytes.compareTo(prevHigh, p.low()) < 0);

@@ -37,7 +37,7 @@ import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
-import org.apache.hadoop.hbase.regionserver.RlsmStoreFile;
+import org.apache.hadoop.hbase.regionserver.RlsmFiles;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
@@ -142,7 +142,7 @@ public class TestRlsmTableOperations {
       load(t, 450, 600, "c"); // overwrites 450..499, stays in the memstore
       assertEquals(2, store(tn).getStorefilesCount());
       for (HStoreFile sf : store(tn).getStorefiles()) {
-        assertTrue(sf instanceof RlsmStoreFile);
+        assertTrue(RlsmFiles.isRlsm(sf));
       }
       for (Path p : RlsmTestCluster.storeFiles(util, tn, "f")) {
         assertTrue(p + " is not an RLSM file", RlsmTestCluster.isRlsm(util, p));
@@ -408,7 +408,7 @@ public class TestRlsmTableOperations {
       int hfiles = 0;
       int rlsm = 0;
       for (HStoreFile sf : store(tn).getStorefiles()) {
-        if (sf instanceof RlsmStoreFile) {
+        if (RlsmFiles.isRlsm(sf)) {
           rlsm++;
         } else {
           hfiles++;

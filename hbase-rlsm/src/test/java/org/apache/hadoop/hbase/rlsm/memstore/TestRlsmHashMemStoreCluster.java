@@ -6,7 +6,6 @@ import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -47,7 +46,9 @@ import org.apache.hadoop.hbase.regionserver.Store;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
-import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.HFileScanner;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -371,17 +372,23 @@ public class TestRlsmHashMemStoreCluster {
     assertTrue(compared < ops.size());
   }
 
-  /** Every cell of the family's flushed RLSM file, in comparator order. */
+  /** Every cell of the family's flushed RLSM file, in comparator order (the file's order). */
   private static List<String> flushedCells(TableName tn, String family) throws IOException {
     List<Cell> cells = new ArrayList<>();
     List<Path> files = RlsmTestCluster.storeFiles(util, tn, family);
     assertEquals(1, files.size());
-    try (RlsmFileReader r = RlsmFileReader.open(util.getTestFileSystem(), files.get(0))) {
-      for (int e = 0; e < r.index().size(); e++) {
-        Collections.addAll(cells, r.readEntry(e));
+    try (HFile.Reader r = HFile.createReader(util.getTestFileSystem(), files.get(0),
+      CacheConfig.DISABLED, true, util.getConfiguration());
+      HFileScanner s = r.getScanner(util.getConfiguration(), false, false)) {
+      if (s.seekTo()) {
+        do {
+          cells.add(s.getCell());
+        } while (s.next());
       }
     }
-    cells.sort(CellComparator.getInstance());
+    List<Cell> sorted = new ArrayList<>(cells);
+    sorted.sort(CellComparator.getInstance());
+    assertEquals("a flush file is key-ordered", sorted, cells);
     List<String> out = new ArrayList<>();
     for (Cell c : cells) {
       // Not the sequence id: the two regions number their edits independently.

@@ -181,7 +181,7 @@ public final class WriteAmplificationBench {
   }
 
   /** Requests compactions until the engine wants none and none is running. */
-  private static void settle(HBaseTestingUtility util, TableName tn) throws Exception {
+  static void settle(HBaseTestingUtility util, TableName tn) throws Exception {
     HStore store = util.getHBaseCluster().getRegions(tn).get(0).getStore(F);
     for (int i = 0; i < 500; i++) {
       boolean idle = util.getAdmin().getCompactionState(tn) == CompactionState.NONE;
@@ -195,7 +195,8 @@ public final class WriteAmplificationBench {
     }
   }
 
-  private static long size(FileSystem fs, Path dir) throws IOException {
+  /** Bytes of the regular files directly in {@code dir}. */
+  static long size(FileSystem fs, Path dir) throws IOException {
     long total = 0;
     if (!fs.exists(dir)) {
       return 0;

@@ -20,8 +20,10 @@
  * each a {@code main} started by a script in {@code bench/scripts/}:
  * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.WriteAmplificationBench}
  * ({@code write-amp.sh}: bytes written by the default, stripe and RLSM engines for the same load)
- * and {@link org.apache.hadoop.hbase.rlsm.bench.cluster.CacheTraceBench} ({@code cache-mrc.sh}:
- * a ulfs page-access trace of an RLSM table for the cache simulator). Results and how to read
+ * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.CacheTraceBench} ({@code cache-mrc.sh}:
+ * a ulfs page-access trace of an RLSM table for the cache simulator) and
+ * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.ReadPathBench} ({@code read-path.sh}: pinned
+ * heap, open time, Gets, scans and bytes of RLSM against the default engine). Results and how to read
  * them: {@code docs/benchmarks.md}. Nothing here is part of the engine or its tests.
  */
 package org.apache.hadoop.hbase.rlsm.bench.cluster;

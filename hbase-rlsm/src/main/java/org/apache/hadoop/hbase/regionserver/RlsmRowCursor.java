@@ -1,0 +1,91 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import java.io.Closeable;
+import java.io.IOException;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
+import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.yetus.audience.InterfaceAudience;
+
+/**
+ * The distinct row keys of one store file inside a closed row range, ascending, one at a time:
+ * for the compaction planner's row sources and partition summaries. A v1 file walks its
+ * in-memory sorted row view; any HFile (v2, bulk load) is read through HBase's pread scanner
+ * without caching blocks, skipping the rest of each row by a reseek, so only the current row is
+ * held. Not thread-safe.
+ */
+@InterfaceAudience.Private
+abstract class RlsmRowCursor implements Closeable {
+  /** The next row, or null at the end. */
+  abstract byte[] next() throws IOException;
+
+  /** A cursor over {@code f}'s rows in [low, high] (a null bound is open). */
+  static RlsmRowCursor open(HStoreFile f, byte[] low, byte[] high) throws IOException {
+    f.initReader();
+    if (f instanceof RlsmStoreFile) {
+      return new V1(((RlsmStoreFile) f).getReader().getRlsmFile(), low, high);
+    }
+    return new HFileRows(f.getPreadScanner(false, Long.MAX_VALUE, 0, false), low, high);
+  }
+
+  private static final class V1 extends RlsmRowCursor {
+    private final RlsmFileReader file;
+    private final SortedRowView view;
+    private final int to;
+    private int pos;
+
+    V1(RlsmFileReader file, byte[] low, byte[] high) {
+      this.file = file;
+      this.view = file.sortedView();
+      this.pos = low == null ? 0 : view.lowerBound(low, 0, low.length);
+      this.to = high == null ? view.size() : view.upperBound(high, 0, high.length);
+    }
+
+    @Override
+    byte[] next() {
+      return pos < to ? file.index().row(view.entry(pos++)) : null;
+    }
+
+    @Override
+    public void close() {
+    }
+  }
+
+  private static final class HFileRows extends RlsmRowCursor {
+    private final StoreFileScanner scanner;
+    private final byte[] low;
+    private final byte[] high;
+    private boolean started;
+
+    HFileRows(StoreFileScanner scanner, byte[] low, byte[] high) {
+      this.scanner = scanner;
+      this.low = low;
+      this.high = high;
+    }
+
+    @Override
+    byte[] next() throws IOException {
+      if (!started) {
+        started = true;
+        scanner.seek(low == null ? PrivateCellUtil.createFirstOnRow(new byte[0])
+          : PrivateCellUtil.createFirstOnRow(low));
+      }
+      Cell c = scanner.peek();
+      if (c == null || (high != null && Bytes.compareTo(c.getRowArray(), c.getRowOffset(),
+        c.getRowLength(), high, 0, high.length) > 0)) {
+        return null;
+      }
+      byte[] row = CellUtil.cloneRow(c);
+      scanner.reseek(PrivateCellUtil.createLastOnRow(row)); // sorts after every cell of row
+      return row;
+    }
+
+    @Override
+    public void close() {
+      scanner.close();
+    }
+  }
+}

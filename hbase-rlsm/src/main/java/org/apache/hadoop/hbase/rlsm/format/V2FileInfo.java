@@ -1,0 +1,82 @@
+package org.apache.hadoop.hbase.rlsm.format;
+
+import java.util.List;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.yetus.audience.InterfaceAudience;
+
+/**
+ * The RLSM entries of a format-v2 file's HFile file-info block (docs/format/rlsm-file.md,
+ * "Version 2"). A v2 file is an HFile v3 written by HBase's own writer; what RLSM needs beyond
+ * HBase's own file-info keys (max sequence id, time range, compacted files) is kept under keys
+ * prefixed {@code RLSM_}. A file without {@link #ROLE} is an HFile RLSM did not write (a bulk
+ * load): a Level-0 file to the engine. Errors name the file-info block's offset (the HFile
+ * trailer's load-on-open offset).
+ */
+@InterfaceAudience.Private
+public final class V2FileInfo {
+  /** u16: the RLSM format version of the file; {@link #VERSION}. */
+  public static final byte[] FORMAT_VERSION = Bytes.toBytes("RLSM_FORMAT_VERSION");
+  /** u8: {@link FileRole#code()}. */
+  public static final byte[] ROLE = Bytes.toBytes("RLSM_ROLE");
+  /** i64: distinct rows in the file (0 for a manifest). */
+  public static final byte[] ROW_COUNT = Bytes.toBytes("RLSM_ROW_COUNT");
+  /** i64, manifests only: increases by one with every manifest of a store. */
+  public static final byte[] MANIFEST_GENERATION = Bytes.toBytes("RLSM_MANIFEST_GENERATION");
+  /** Manifests only: the Level-1 layout, {@link PartitionDescriptor#encodeList}. */
+  public static final byte[] MANIFEST_PARTITIONS = Bytes.toBytes("RLSM_MANIFEST_PARTITIONS");
+  /** Bytes of HBase's fixed trailer at the end of an HFile v3 ({@code FixedFileTrailer}). */
+  public static final int TRAILER_BYTES = 4096;
+  /** The format version v2 files carry. */
+  public static final int VERSION = 2;
+
+  private V2FileInfo() {
+  }
+
+  public static byte[] versionBytes() {
+    return Bytes.toBytes((short) VERSION);
+  }
+
+  public static byte[] roleBytes(FileRole role) {
+    return new byte[] { (byte) role.code() };
+  }
+
+  /**
+   * The role recorded in a file-info value; null when the value is absent (not an RLSM file).
+   * @throws RlsmCorruptionException when present but not a known role
+   */
+  public static FileRole role(String file, long offset, byte[] value) throws RlsmCorruptionException {
+    if (value == null) {
+      return null;
+    }
+    FileRole r = value.length == 1 ? FileRole.fromCode(value[0]) : null;
+    if (r == null) {
+      throw new RlsmCorruptionException(file, offset, "file-info RLSM_ROLE is not a known role");
+    }
+    return r;
+  }
+
+  /** Checks the version entry of an RLSM v2 file: present and one this code reads. */
+  public static void checkVersion(String file, long offset, byte[] value) throws RlsmCorruptionException {
+    if (value == null || value.length != 2) {
+      throw new RlsmCorruptionException(file, offset, "file-info lacks RLSM_FORMAT_VERSION");
+    }
+    int v = Bytes.toShort(value);
+    if (v != VERSION) {
+      throw new RlsmCorruptionException(file, offset, "RLSM format version " + v
+        + " is not one this code reads (" + VERSION + ")");
+    }
+  }
+
+  public static long getLong(byte[] value, long dflt) {
+    return value == null || value.length != Bytes.SIZEOF_LONG ? dflt : Bytes.toLong(value);
+  }
+
+  /** The manifest's partitions, checked as v1 checks them. */
+  public static List<PartitionDescriptor> partitions(String file, long offset, byte[] value)
+    throws RlsmCorruptionException {
+    if (value == null) {
+      throw new RlsmCorruptionException(file, offset, "manifest lacks RLSM_MANIFEST_PARTITIONS");
+    }
+    return PartitionDescriptor.decodeList(file, offset, value);
+  }
+}

@@ -1,0 +1,150 @@
+package org.apache.hadoop.hbase.rlsm;
+
+import static org.junit.Assert.assertEquals;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
+import org.apache.hadoop.hbase.util.HFileArchiveUtil;
+
+/**
+ * An RLSM table and its default-engine twin: the same families with the same settings, created in
+ * one cluster, so that a test writes the same operations to both and compares what the client
+ * reads back. Names are {@code <name>_rlsm} and {@code <name>_default}.
+ */
+public final class RlsmTwinTables {
+  public final TableName rlsm;
+  public final TableName dflt;
+  private final HBaseTestingUtility util;
+
+  private RlsmTwinTables(HBaseTestingUtility util, TableName rlsm, TableName dflt) {
+    this.util = util;
+    this.rlsm = rlsm;
+    this.dflt = dflt;
+  }
+
+  /**
+   * Creates both tables; {@code settings} applies the family settings under test to each family
+   * builder (the RLSM engine settings are added to the RLSM side afterwards).
+   */
+  public static RlsmTwinTables create(HBaseTestingUtility util, String name,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
+    TableName r = TableName.valueOf(name + "_rlsm");
+    TableName d = TableName.valueOf(name + "_default");
+    util.getAdmin().createTable(descriptor(r, true, settings, families).build());
+    util.getAdmin().createTable(descriptor(d, false, settings, families).build());
+    return new RlsmTwinTables(util, r, d);
+  }
+
+  /** A table descriptor whose families get {@code settings}, and RLSM's when {@code rlsm}. */
+  public static TableDescriptorBuilder descriptor(TableName tn, boolean rlsm,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) {
+    TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn);
+    if (rlsm) {
+      RlsmTables.configure(tb);
+    }
+    for (byte[] f : families) {
+      ColumnFamilyDescriptorBuilder cf = settings.apply(ColumnFamilyDescriptorBuilder.newBuilder(f));
+      tb.setColumnFamily((rlsm ? RlsmTables.configure(cf) : cf).build());
+    }
+    return tb;
+  }
+
+  /** Flushes both tables and runs a synchronous major compaction of each. */
+  public void flushAndMajorCompact() throws IOException {
+    for (TableName tn : new TableName[] { rlsm, dflt }) {
+      util.getAdmin().flush(tn);
+      util.compact(tn, true);
+    }
+  }
+
+  /** Asserts that {@code scan} returns the same cells from both tables. */
+  public void assertSameScan(Scan scan) throws IOException {
+    try (Table r = util.getConnection().getTable(rlsm);
+      Table d = util.getConnection().getTable(dflt)) {
+      assertSameCells("scan " + scan + " of " + rlsm + " vs " + dflt, cells(d, scan),
+        cells(r, scan));
+    }
+  }
+
+  /** Asserts equal cell lists, naming the first difference rather than printing both lists. */
+  public static void assertSameCells(String what, List<String> want, List<String> got) {
+    for (int i = 0; i < Math.min(want.size(), got.size()); i++) {
+      assertEquals(what + ": cell " + i, want.get(i), got.get(i));
+    }
+    assertEquals(what + ": cell count", want.size(), got.size());
+  }
+
+  /** Every cell {@code scan} returns, as row/family:qualifier/timestamp/type=value. */
+  public static List<String> cells(Table t, Scan scan) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (ResultScanner rs = t.getScanner(scan)) {
+      for (Result r : rs) {
+        for (Cell c : r.rawCells()) {
+          out.add(describe(c));
+        }
+      }
+    }
+    return out;
+  }
+
+  public static String describe(Cell c) {
+    return Bytes.toStringBinary(CellUtil.cloneRow(c)) + "/"
+      + Bytes.toStringBinary(CellUtil.cloneFamily(c)) + ":"
+      + Bytes.toStringBinary(CellUtil.cloneQualifier(c)) + "/" + c.getTimestamp() + "/"
+      + c.getType() + "=" + Bytes.toStringBinary(CellUtil.cloneValue(c));
+  }
+
+  /**
+   * Every regular file of {@code tn} on the cluster's file system: the table directory
+   * (descriptor, region info, store files, RLSM manifests, anything else an engine writes there)
+   * and the table's archive directory (files that compactions replaced).
+   */
+  public static List<Path> allFiles(HBaseTestingUtility util, TableName tn) throws IOException {
+    FileSystem fs = util.getTestFileSystem();
+    Path root = CommonFSUtils.getRootDir(util.getConfiguration());
+    List<Path> out = new ArrayList<>();
+    walk(fs, CommonFSUtils.getTableDir(root, tn), out);
+    walk(fs, HFileArchiveUtil.getTableArchivePath(root, tn), out);
+    return out;
+  }
+
+  private static void walk(FileSystem fs, Path dir, List<Path> out) throws IOException {
+    if (!fs.exists(dir)) {
+      return;
+    }
+    for (FileStatus st : fs.listStatus(dir)) {
+      if (st.isDirectory()) {
+        walk(fs, st.getPath(), out);
+      } else {
+        out.add(st.getPath());
+      }
+    }
+  }
+
+  /** Total bytes of the store files of {@code family} in every region of {@code tn}. */
+  public static long storeBytes(HBaseTestingUtility util, TableName tn, String family)
+    throws IOException {
+    long total = 0;
+    for (Path p : RlsmTestCluster.storeFiles(util, tn, family)) {
+      total += util.getTestFileSystem().getFileStatus(p).getLen();
+    }
+    return total;
+  }
+}
