@@ -8,6 +8,7 @@ import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.compactions.DefaultCompactor;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionUrgency;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
@@ -25,7 +26,11 @@ import org.slf4j.LoggerFactory;
  * loads) keep working in the same store.
  *
  * <p>Compactions of one store run one at a time: a selection is refused while another is in
- * flight, because every plan is computed against, and replaces, the whole Level-1 layout.
+ * flight, because every plan is computed against, and replaces, the whole Level-1 layout (one
+ * manifest is the commit point of every compaction, docs/architecture.md). A backlog is still
+ * worked off compaction after compaction: while the planner has work the store reports a
+ * compaction priority of at most 0 ({@code CompactionUrgency}), and HBase's {@code CompactSplit}
+ * then re-enqueues the store as soon as each compaction finishes, after it released its files.
  */
 @InterfaceAudience.LimitedPrivate("Configuration")
 public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactionThrottlePolicy,
@@ -53,12 +58,13 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
         + e.getMessage(), e);
     }
     this.planner = new RlsmCompactionPlanner(compactionConfig);
+    CompactionUrgency urgency = new CompactionUrgency(compactionConfig,
+      conf.getInt(HStore.BLOCKING_STOREFILES_KEY, HStore.DEFAULT_BLOCKING_STOREFILE_COUNT));
     this.storeFlusher = new RlsmStoreFlusher(conf, store, config);
     this.compactionPolicy = new RlsmCompactionThrottlePolicy(conf, store);
     // HStore.getCompactionProgress() asks the compactor; RlsmCompactionRunner runs RLSM plans.
     this.compactor = new DefaultCompactor(conf, store);
-    this.storeFileManager = new RlsmStoreFileManager(
-      conf.getInt(HStore.BLOCKING_STOREFILES_KEY, HStore.DEFAULT_BLOCKING_STOREFILE_COUNT), stats);
+    this.storeFileManager = new RlsmStoreFileManager(planner, urgency, stats);
   }
 
   /** Counters of this store (also on JMX). */
@@ -116,7 +122,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
 
   private void updateLayoutStats() {
     RlsmStoreFileManager.State s = storeFileManager.state();
-    stats.layout(s.partitions.size(), s.segmentCount());
+    stats.layout(s.partitions.size(), s.segmentCount(), s.deepest);
   }
 
   @Override
@@ -138,13 +144,10 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     updateLayoutStats();
   }
 
+  /** False while a compaction runs (see the class comment); HBase re-enqueues after it. */
   @Override
   public boolean needsCompaction(List<HStoreFile> filesCompacting) {
-    if (!filesCompacting.isEmpty()) {
-      return false;
-    }
-    RlsmStoreFileManager.State s = storeFileManager.state();
-    return planner.needsCompaction(s.level0Summaries(), s.partitionSummaries());
+    return filesCompacting.isEmpty() && storeFileManager.hasWork();
   }
 
   @Override

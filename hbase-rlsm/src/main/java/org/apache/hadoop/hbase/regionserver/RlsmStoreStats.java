@@ -24,8 +24,10 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
   private final LongAdder compactions = new LongAdder();
   private final LongAdder linkedFiles = new LongAdder();
   private final LongAdder compactionMillis = new LongAdder();
+  private final LongAdder freedBytes = new LongAdder();
   private volatile int partitions;
   private volatile int segments;
+  private volatile int deepestPartition;
   private volatile ObjectName mbean;
 
   RlsmStoreStats() {
@@ -54,9 +56,15 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
     flushBytes.add(bytes);
   }
 
+  /**
+   * @param freed bytes of the data files the compaction retired minus the bytes it wrote, when
+   *              positive: the disk space purging superseded versions, expired and deleted cells
+   *              and delete markers released, plus the per-file overhead of the files merged
+   */
   void compacted(CompactionPlan.Kind kind, long dataBytes, long manifest, long readBytes,
-    int linked, long millis) {
+    long freed, int linked, long millis) {
     writtenByKind[kind.ordinal()].add(dataBytes);
+    freedBytes.add(freed);
     manifestBytes.add(manifest);
     compactionReadBytes.add(readBytes);
     linkedFiles.add(linked);
@@ -64,9 +72,10 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
     compactionMillis.add(millis);
   }
 
-  void layout(int partitions, int segments) {
+  void layout(int partitions, int segments, int deepestPartition) {
     this.partitions = partitions;
     this.segments = segments;
+    this.deepestPartition = deepestPartition;
   }
 
   private long written(CompactionPlan.Kind k) {
@@ -129,6 +138,16 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
   }
 
   @Override
+  public long getFreedBytes() {
+    return freedBytes.sum();
+  }
+
+  @Override
+  public int getDeepestPartition() {
+    return deepestPartition;
+  }
+
+  @Override
   public int getPartitions() {
     return partitions;
   }
@@ -141,9 +160,9 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
   @Override
   public String toString() {
     return String.format("flush=%d append=%d manifest=%d split=%d merge=%d cleanup=%d major=%d "
-      + "read=%d compactions=%d linked=%d partitions=%d segments=%d", getFlushBytes(),
-      getAppendBytes(), getManifestBytes(), getSplitBytes(), getMergeBytes(), getCleanupBytes(),
-      getMajorBytes(), getCompactionReadBytes(), getCompactions(), getLinkedFiles(), partitions,
-      segments);
+      + "read=%d freed=%d compactions=%d linked=%d partitions=%d segments=%d deepest=%d",
+      getFlushBytes(), getAppendBytes(), getManifestBytes(), getSplitBytes(), getMergeBytes(),
+      getCleanupBytes(), getMajorBytes(), getCompactionReadBytes(), getFreedBytes(),
+      getCompactions(), getLinkedFiles(), partitions, segments, deepestPartition);
   }
 }

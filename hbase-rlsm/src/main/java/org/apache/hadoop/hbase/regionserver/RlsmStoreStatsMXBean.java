@@ -27,6 +27,12 @@ public interface RlsmStoreStatsMXBean {
 
   long getCompactionMillis();
 
+  /** Bytes of data files compactions retired minus bytes they wrote (purged data), summed. */
+  long getFreedBytes();
+
+  /** Segments of the deepest Level-1 partition (bounded by the planner). */
+  int getDeepestPartition();
+
   int getPartitions();
 
   int getSegments();

@@ -17,12 +17,6 @@ public final class RlsmConfig {
   public static final double DEFAULT_L0_BLOOM_FPP = 0.01;
 
   /**
-   * Value the table helper gives {@code hbase.hstore.blockingStoreFiles}: Level-1 partitions
-   * count as store files, so HBase's default of 16 would stall flushes as data grows.
-   */
-  public static final int DEFAULT_BLOCKING_STORE_FILES = 1000;
-
-  /**
    * Whether opening a store file (region open, and every flush or compaction output) also reads
    * its whole data section and checks the data CRC and every record. Off by default: the
    * trailer, index, Bloom and meta sections are always checked at open, and each record's CRC

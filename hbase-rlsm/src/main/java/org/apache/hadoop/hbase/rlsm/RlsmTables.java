@@ -32,8 +32,6 @@ public final class RlsmTables {
    */
   public static ColumnFamilyDescriptorBuilder configure(ColumnFamilyDescriptorBuilder b) {
     return b.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME)
-      .setConfiguration(HStore.BLOCKING_STOREFILES_KEY,
-        Integer.toString(RlsmConfig.DEFAULT_BLOCKING_STORE_FILES))
       // Scans must keep the range-restricted file views they started with; HBase's switch from
       // pread to stream re-opens files by name, unrestricted (see docs/architecture.md).
       .setConfiguration(StoreScanner.STORESCANNER_PREAD_MAX_BYTES, Long.toString(Long.MAX_VALUE))

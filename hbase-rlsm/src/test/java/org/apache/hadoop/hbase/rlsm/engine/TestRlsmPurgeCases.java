@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.rlsm.CaseFile;
 import org.apache.hadoop.hbase.rlsm.CaseFile.Case;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
@@ -104,7 +105,7 @@ public class TestRlsmPurgeCases {
   @Test
   public void sameAsDefaultEngine() throws IOException {
     c.allowOnly(Set.of("keep-deleted-cells", "max-versions", "min-versions", "ttl", "step",
-      "default-markers"));
+      "default-markers", "freed"));
     clock.setValue(T0);
     EnvironmentEdgeManager.injectEdge(clock);
     HRegion base = region(false);
@@ -125,6 +126,11 @@ public class TestRlsmPurgeCases {
       long markers = baseRaw.stream().filter(s -> !s.contains("/Put/")).count();
       assertEquals(c.name() + ": markers the default engine keeps",
         Long.parseLong(c.get("default-markers")), markers);
+    }
+    if (c.has("freed")) {
+      long freed = ((RlsmStoreEngine) rlsm.getStore(F).getStoreEngine()).getStats()
+        .getFreedBytes();
+      assertEquals(c.name() + ": freed bytes " + freed, c.getBoolean("freed"), freed > 0);
     }
   }
 
