@@ -51,6 +51,11 @@ rlsm_check_port() {
   fi
 }
 
+# A web UI port: a TCP port, or -1 for no web UI (HBase's convention).
+rlsm_check_info_port() {
+  [ "$2" = "-1" ] || rlsm_check_port "$1" "$2"
+}
+
 rlsm_check_uint() {
   local name="$1" value="$2"
   [[ "$value" =~ ^[0-9]+$ ]] || rlsm_die "$name must be a whole number, got '$value'"
@@ -70,6 +75,8 @@ RLSM_HOME_DATA="${RLSM_HOME_DATA%/}"
 RLSM_ZK_PORT="${RLSM_ZK_PORT:-2181}"
 RLSM_MASTER_PORT="${RLSM_MASTER_PORT:-16000}"
 RLSM_RS_PORT="${RLSM_RS_PORT:-16020}"
+RLSM_MASTER_INFO_PORT="${RLSM_MASTER_INFO_PORT:-16010}"
+RLSM_RS_INFO_PORT="${RLSM_RS_INFO_PORT:-16030}"
 RLSM_HEAP="${RLSM_HEAP:-1g}"
 RLSM_TOOL_HEAP="${RLSM_TOOL_HEAP:-1g}"
 RLSM_START_TIMEOUT="${RLSM_START_TIMEOUT:-180}"
@@ -91,12 +98,16 @@ rlsm_check_uint RLSM_ULFS_BYTES "$RLSM_ULFS_BYTES"
 rlsm_check_port RLSM_ZK_PORT "$RLSM_ZK_PORT"
 rlsm_check_port RLSM_MASTER_PORT "$RLSM_MASTER_PORT"
 rlsm_check_port RLSM_RS_PORT "$RLSM_RS_PORT"
+rlsm_check_info_port RLSM_MASTER_INFO_PORT "$RLSM_MASTER_INFO_PORT"
+rlsm_check_info_port RLSM_RS_INFO_PORT "$RLSM_RS_INFO_PORT"
 rlsm_check_uint RLSM_START_TIMEOUT "$RLSM_START_TIMEOUT"
 rlsm_check_uint RLSM_STOP_TIMEOUT "$RLSM_STOP_TIMEOUT"
-if [ "$RLSM_ZK_PORT" = "$RLSM_MASTER_PORT" ] || [ "$RLSM_ZK_PORT" = "$RLSM_RS_PORT" ] \
-  || [ "$RLSM_MASTER_PORT" = "$RLSM_RS_PORT" ]; then
-  rlsm_die "RLSM_ZK_PORT, RLSM_MASTER_PORT and RLSM_RS_PORT must differ" \
-    "($RLSM_ZK_PORT, $RLSM_MASTER_PORT, $RLSM_RS_PORT)"
+# Every port in use (web UIs may be off, -1) must differ from the others.
+if [ "$(printf '%s\n' "$RLSM_ZK_PORT" "$RLSM_MASTER_PORT" "$RLSM_RS_PORT" "$RLSM_MASTER_INFO_PORT" \
+  "$RLSM_RS_INFO_PORT" | grep -v '^-1$' | sort | uniq -d)" != "" ]; then
+  rlsm_die "RLSM_ZK_PORT, RLSM_MASTER_PORT, RLSM_RS_PORT, RLSM_MASTER_INFO_PORT and" \
+    "RLSM_RS_INFO_PORT must differ ($RLSM_ZK_PORT, $RLSM_MASTER_PORT, $RLSM_RS_PORT," \
+    "$RLSM_MASTER_INFO_PORT, $RLSM_RS_INFO_PORT)"
 fi
 
 RLSM_LOG_DIR="$RLSM_HOME_DATA/logs"
@@ -125,6 +136,8 @@ RLSM_SYSPROPS=(
   "-Drlsm.zk.port=$RLSM_ZK_PORT"
   "-Drlsm.master.port=$RLSM_MASTER_PORT"
   "-Drlsm.regionserver.port=$RLSM_RS_PORT"
+  "-Drlsm.master.info.port=$RLSM_MASTER_INFO_PORT"
+  "-Drlsm.regionserver.info.port=$RLSM_RS_INFO_PORT"
 )
 if [ "$RLSM_FS" = ulfs ]; then
   # rlsm.ulfs.cache.trace is empty (no trace) unless RLSM_JAVA_OPTS, which comes later on the

@@ -23,7 +23,11 @@ java_import org.apache.hadoop.hbase.client.Put
 java_import org.apache.hadoop.hbase.client.Scan
 java_import org.apache.hadoop.hbase.client.TableDescriptorBuilder
 java_import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter
+java_import org.apache.hadoop.hbase.filter.ParseFilter
+java_import org.apache.hadoop.hbase.HConstants
+java_import org.apache.hadoop.hbase.MemoryCompactionPolicy
 java_import org.apache.hadoop.hbase.util.Bytes
+java_import org.apache.hadoop.hbase.util.RegionSplitter
 java_import org.apache.hadoop.hbase.rlsm.standalone.CreateTable
 
 # Option names as HBase's shell spells them (it defines them as constants too).
@@ -37,6 +41,13 @@ STARTROW = 'STARTROW'.freeze
 STOPROW = 'STOPROW'.freeze
 LIMIT = 'LIMIT'.freeze
 TIMESTAMP = 'TIMESTAMP'.freeze
+TTL = 'TTL'.freeze
+IN_MEMORY_COMPACTION = 'IN_MEMORY_COMPACTION'.freeze
+SPLITS = 'SPLITS'.freeze
+NUMREGIONS = 'NUMREGIONS'.freeze
+SPLITALGO = 'SPLITALGO'.freeze
+FILTER = 'FILTER'.freeze
+METHOD = 'METHOD'.freeze
 
 module RlsmShell
   # A command's failure that the user should see as one line, without a Ruby backtrace.
@@ -48,19 +59,33 @@ module RlsmShell
       Commands (HBase shell syntax; names and values are strings):
         list [REGEX]                      tables
         exists 't'                        whether table t exists
-        describe 't'                      families with engine, versions and settings
-        create 't', 'f1'[, 'f2'...][, ENGINE => 'rlsm'|'default'|'stripe']
-        create 't', {NAME => 'f', VERSIONS => 3}, ENGINE => 'rlsm'
-        disable 't' / enable 't' / is_enabled 't' / drop 't'   (drop needs a disabled table)
+        describe 't'                      the table's attributes and families
+        status                            masters, RegionServers, regions
+        create 't', 'f1'[, 'f2'...]
+        create 't', {NAME => 'f', VERSIONS => 3, TTL => 86400, IN_MEMORY_COMPACTION => 'NONE',
+                     CONFIGURATION => {'key' => 'value'}}[, {NAME => 'g'}...]
+               [, CONFIGURATION => {...}]           table-level settings
+               [, SPLITS => ['a', 'm']]             pre-split at these rows, or
+               [, NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'|'DecimalStringSplit'|'UniformSplit']
+               [, ENGINE => 'rlsm'|'default'|'stripe']   (this shell's shortcut for an engine's settings)
+        alter 't', {NAME => 'f', ...}     change (or add) a family; only the given options change
+        alter 't', NAME => 'f', METHOD => 'delete'
+        alter 't', CONFIGURATION => {...} table-level settings
+        disable 't' / enable 't' / is_enabled 't' / drop 't' / truncate 't'
         put 't', 'row', 'f:q', 'value'[, TIMESTAMP]
+        incr 't', 'row', 'f:q'[, N]       add N (default 1) to a counter
         get 't', 'row'[, 'f:q' | {COLUMN => 'f:q'} | {COLUMNS => ['f:a', 'f']}]
-        scan 't'[, {STARTROW => 'a', STOPROW => 'b', LIMIT => 10, COLUMNS => ['f']}]
+        scan 't'[, {STARTROW => 'a', STOPROW => 'b', LIMIT => 10, COLUMNS => ['f'],
+                    FILTER => "PrefixFilter('r1')"}]   (HBase's filter language)
         count 't'                         number of rows
         delete 't', 'row', 'f:q'          one cell, all its versions
         deleteall 't', 'row'[, 'f:q']     a whole row (or all versions of one column)
-        flush 't'                         memstores to store files
+        flush 't' / compact 't'[, 'f'] / major_compact 't'[, 'f'] / split 't'[, 'row']
+        snapshot 't', 'snap' / clone_snapshot 'snap', 't2' / restore_snapshot 'snap'
+        list_snapshots [REGEX] / delete_snapshot 'snap'
         help, exit
-      A table created without ENGINE uses RLSM, as bin/create-table does.
+      A table keeps HBase's default store engine unless a family's CONFIGURATION names one, e.g.
+      'hbase.hstore.engine.class' => 'org.apache.hadoop.hbase.regionserver.RlsmStoreEngine'.
     TEXT
 
     def initialize(connection)
@@ -91,32 +116,72 @@ module RlsmShell
     def describe(table)
       td = @admin.getDescriptor(table_name(table))
       puts "Table #{table} is #{@admin.isTableEnabled(td.getTableName) ? 'ENABLED' : 'DISABLED'}"
-      td.getColumnFamilies.each do |cf|
-        conf = cf.getConfiguration.to_a.map { |k, v| "#{k}=#{v}" }.sort
-        engine = cf.getConfigurationValue('hbase.hstore.engine.class') || '(server default)'
-        puts "{NAME => '#{cf.getNameAsString}', VERSIONS => #{cf.getMaxVersions}, " \
-             "ENGINE => '#{engine}', CONFIGURATION => {#{conf.join(', ')}}}"
-      end
+      puts "#{table}, #{td.toStringTableAttributes}"
+      puts 'COLUMN FAMILIES DESCRIPTION'
+      td.getColumnFamilies.each { |cf| puts cf.toString }
+      puts "#{td.getColumnFamilyCount} row(s)"
       td
+    end
+
+    def status
+      m = @admin.getClusterMetrics
+      servers = m.getLiveServerMetrics.size
+      regions = m.getLiveServerMetrics.values.sum { |s| s.getRegionMetrics.size }
+      load = servers.zero? ? 0.0 : regions.to_f / servers
+      puts "1 active master, #{m.getBackupMasterNames.size} backup masters, #{servers} servers, " \
+           "#{m.getDeadServerNames.size} dead, #{format('%.4f', load)} average load"
+      servers
     end
 
     def create(table, *specs)
       options = specs.last.is_a?(Hash) && !specs.last.key?(NAME) ? specs.pop : {}
-      unknown = options.keys - [ENGINE]
+      unknown = options.keys - [ENGINE, CONFIGURATION, SPLITS, NUMREGIONS, SPLITALGO]
       unless unknown.empty?
         raise CommandError, "create: unknown table option(s) #{unknown.join(', ')}"
       end
       raise CommandError, 'create: name at least one column family' if specs.empty?
-      engine = engine(options.fetch(ENGINE, 'rlsm'))
-      families = specs.map { |s| family_spec(s) }
-      versions = families.map { |f| f[:versions] }.uniq
-      raise CommandError, 'create: all families must have the same VERSIONS' if versions.size > 1
-      td = CreateTable.descriptor(table_name(table),
-                                  families.map { |f| Bytes.toBytes(f[:name]) },
-                                  engine, versions.first || 0, java.util.HashMap.new)
-      CreateTable.create(@admin, td, false, 120)
-      puts "Created table #{table} (#{engine.name.downcase} engine)"
+      engine = options[ENGINE] && engine(options[ENGINE])
+      tb = TableDescriptorBuilder.newBuilder(table_name(table))
+      tb = CreateTable.configure(engine, tb) if engine
+      (options[CONFIGURATION] || {}).each { |k, v| tb.setValue(k.to_s, v.to_s) }
+      specs.each do |spec|
+        cf = ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(family_name(spec)))
+        cf = CreateTable.configure(engine, cf) if engine
+        tb.setColumnFamily(family_options(cf, spec).build)
+      end
+      CreateTable.create(@admin, tb.build, split_keys(options), false, 120)
+      puts "Created table #{table}"
       table
+    end
+
+    def alter(table, *specs)
+      name = table_name(table)
+      tb = TableDescriptorBuilder.newBuilder(@admin.getDescriptor(name))
+      raise CommandError, 'alter: give a family {NAME => ...} or CONFIGURATION' if specs.empty?
+      specs.each do |spec|
+        raise CommandError, "alter: expected a Hash, not #{spec.inspect}" unless spec.is_a?(Hash)
+        if spec[NAME]
+          family = Bytes.toBytes(spec[NAME].to_s)
+          if spec[METHOD]
+            raise CommandError, "alter: METHOD must be 'delete'" unless spec[METHOD] == 'delete'
+            tb.removeColumnFamily(family)
+            next
+          end
+          old = tb.build.getColumnFamily(family)
+          cf = old ? ColumnFamilyDescriptorBuilder.newBuilder(old)
+                   : ColumnFamilyDescriptorBuilder.newBuilder(family)
+          cf = family_options(cf, spec)
+          old ? tb.modifyColumnFamily(cf.build) : tb.setColumnFamily(cf.build)
+        else
+          unknown = spec.keys - [CONFIGURATION]
+          raise CommandError, "alter: unknown option(s) #{unknown.join(', ')}" unless unknown.empty?
+          spec[CONFIGURATION].each { |k, v| tb.setValue(k.to_s, v.to_s) }
+        end
+      end
+      @admin.modifyTable(tb.build)
+      puts 'Updating all regions with the new schema...'
+      puts 'Done.'
+      nil
     end
 
     def disable(table)
@@ -138,6 +203,28 @@ module RlsmShell
     def drop(table)
       @admin.deleteTable(table_name(table))
       puts "Dropped #{table}"
+    end
+
+    def truncate(table)
+      name = table_name(table)
+      puts "Truncating '#{table}' table (it may take a while):"
+      if @admin.isTableEnabled(name)
+        puts ' - Disabling table...'
+        @admin.disableTable(name)
+      end
+      puts ' - Truncating table...'
+      @admin.truncateTable(name, false)
+      nil
+    end
+
+    def incr(table, row, column, value = 1)
+      family, qualifier = column_parts(column)
+      raise CommandError, "incr: '#{column}' names no qualifier" if qualifier.nil?
+      n = with_table(table) do |t|
+        t.incrementColumnValue(Bytes.toBytes(row), family, qualifier, Integer(value))
+      end
+      puts "COUNTER VALUE = #{n}"
+      n
     end
 
     def put(table, row, column, value, timestamp = nil)
@@ -167,9 +254,10 @@ module RlsmShell
     end
 
     def scan(table, spec = {})
-      unknown = spec.keys - [STARTROW, STOPROW, LIMIT, COLUMNS]
+      unknown = spec.keys - [STARTROW, STOPROW, LIMIT, COLUMNS, FILTER]
       raise CommandError, "scan: unknown option(s) #{unknown.join(', ')}" unless unknown.empty?
       s = Scan.new
+      s.setFilter(ParseFilter.new.parseFilterString(spec[FILTER].to_s)) if spec[FILTER]
       s.withStartRow(Bytes.toBytes(spec[STARTROW])) if spec[STARTROW]
       s.withStopRow(Bytes.toBytes(spec[STOPROW])) if spec[STOPROW]
       s.setLimit(spec[LIMIT]) if spec[LIMIT]
@@ -232,6 +320,51 @@ module RlsmShell
       puts "Flushed #{table}"
     end
 
+    def compact(table, family = nil)
+      family ? @admin.compact(table_name(table), Bytes.toBytes(family))
+             : @admin.compact(table_name(table))
+      puts "Requested compaction of #{table}"
+    end
+
+    def major_compact(table, family = nil)
+      family ? @admin.majorCompact(table_name(table), Bytes.toBytes(family))
+             : @admin.majorCompact(table_name(table))
+      puts "Requested major compaction of #{table}"
+    end
+
+    def split(table, row = nil)
+      row ? @admin.split(table_name(table), Bytes.toBytes(row)) : @admin.split(table_name(table))
+      puts "Requested split of #{table}"
+    end
+
+    def snapshot(table, name)
+      @admin.snapshot(name, table_name(table))
+      puts "Took snapshot #{name} of #{table}"
+    end
+
+    def clone_snapshot(name, table)
+      @admin.cloneSnapshot(name, table_name(table))
+      puts "Cloned snapshot #{name} to #{table}"
+    end
+
+    def restore_snapshot(name)
+      @admin.restoreSnapshot(name)
+      puts "Restored snapshot #{name}"
+    end
+
+    def delete_snapshot(name)
+      @admin.deleteSnapshot(name)
+      puts "Deleted snapshot #{name}"
+    end
+
+    def list_snapshots(regex = '.*')
+      snaps = @admin.listSnapshots(java.util.regex.Pattern.compile(regex)).to_a
+      puts 'SNAPSHOT                 TABLE'
+      snaps.each { |d| puts " #{d.getName.ljust(24)} #{d.getTableNameAsString}" }
+      puts "#{snaps.size} row(s)"
+      snaps.map(&:getName)
+    end
+
     private
 
     def table_name(table)
@@ -253,18 +386,40 @@ module RlsmShell
       raise CommandError, "ENGINE must be 'rlsm', 'default' or 'stripe', not '#{name}'"
     end
 
-    def family_spec(spec)
+    def family_name(spec)
       case spec
-      when String then { name: spec, versions: nil }
+      when String then spec
       when Hash
-        unknown = spec.keys - [NAME, VERSIONS]
-        unless unknown.empty?
-          raise CommandError, "create: unknown family option(s) #{unknown.join(', ')}"
-        end
         raise CommandError, 'create: a family needs a NAME' unless spec[NAME]
-        { name: spec[NAME].to_s, versions: spec[VERSIONS] && Integer(spec[VERSIONS]) }
-      else raise CommandError, "create: a family is a name or {NAME => ...}, not #{spec.inspect}"
+        spec[NAME].to_s
+      else raise CommandError, "a family is a name or {NAME => ...}, not #{spec.inspect}"
       end
+    end
+
+    # Applies a family spec's options (HBase shell names) to a builder.
+    def family_options(cf, spec)
+      return cf unless spec.is_a?(Hash)
+      unknown = spec.keys - [NAME, VERSIONS, TTL, IN_MEMORY_COMPACTION, CONFIGURATION]
+      raise CommandError, "unknown family option(s) #{unknown.join(', ')}" unless unknown.empty?
+      cf.setMaxVersions(Integer(spec[VERSIONS])) if spec[VERSIONS]
+      cf.setTimeToLive(spec[TTL] == 'FOREVER' ? HConstants::FOREVER : Integer(spec[TTL])) if spec[TTL]
+      if spec[IN_MEMORY_COMPACTION]
+        cf.setInMemoryCompaction(MemoryCompactionPolicy.valueOf(spec[IN_MEMORY_COMPACTION].to_s))
+      end
+      (spec[CONFIGURATION] || {}).each { |k, v| cf.setConfiguration(k.to_s, v.to_s) }
+      cf
+    end
+
+    # SPLITS => [...] or NUMREGIONS => n, SPLITALGO => name, as HBase's shell; nil: one region.
+    def split_keys(options)
+      if options[SPLITS]
+        raise CommandError, 'create: give SPLITS or NUMREGIONS, not both' if options[NUMREGIONS]
+        return options[SPLITS].map { |k| Bytes.toBytesBinary(k.to_s) }.to_java(Java::byte[])
+      end
+      return nil unless options[NUMREGIONS]
+      raise CommandError, 'create: NUMREGIONS needs SPLITALGO' unless options[SPLITALGO]
+      RegionSplitter.newSplitAlgoInstance(HBaseConfiguration.create, options[SPLITALGO].to_s)
+                    .split(Integer(options[NUMREGIONS]))
     end
 
     # 'f:q' -> [f, q] as byte arrays; 'f' -> [f, nil].
@@ -303,8 +458,10 @@ module RlsmShell
     warn "ERROR: #{e.message}"
     false
   rescue java.lang.Exception => e
-    # HBase's exceptions carry the server's whole stack in the message; the first line says it.
-    warn "ERROR: #{e.java_class.simple_name}: #{e.message.to_s.lines.first.to_s.strip}"
+    # HBase's exceptions carry the server's whole stack in the message; the first line says it,
+    # after the class name a remote exception repeats.
+    first = e.message.to_s.lines.first.to_s.strip.sub(/\A#{Regexp.escape(e.java_class.name)}: /, '')
+    warn "ERROR: #{e.java_class.simple_name}: #{first}"
     false
   rescue StandardError, ScriptError => e
     warn "ERROR: #{e.class}: #{e.message}"

@@ -31,6 +31,8 @@ export RLSM_FS=ulfs
 export RLSM_ZK_PORT=${RLSM_ZK_PORT:-22281}
 export RLSM_MASTER_PORT=${RLSM_MASTER_PORT:-22200}
 export RLSM_RS_PORT=${RLSM_RS_PORT:-22220}
+export RLSM_MASTER_INFO_PORT=${RLSM_MASTER_INFO_PORT:--1}
+export RLSM_RS_INFO_PORT=${RLSM_RS_INFO_PORT:--1}
 export RLSM_ULFS_BYTES=${RLSM_ULFS_BYTES:-4294967296}
 # shellcheck source=bin/rlsm-env.sh
 source bin/rlsm-env.sh

@@ -2,12 +2,13 @@
 # The kill -9 loop (docs/kill-loop.md): a standalone HBase server in a child JVM is killed with
 # SIGKILL at random moments under load on an RLSM table and a default-engine control table, and
 # after every restart every key is checked against an oracle kept in this process.
-#   bench/scripts/kill-loop.sh [--minutes M] [--cycles N] [--fs local|ulfs] [--seed S] [...]
+#   bench/scripts/kill-loop.sh [--minutes M] [--cycles N] [--fs local|ulfs|ulfs-power] [--seed S]
 # Options are those of org.apache.hadoop.hbase.rlsm.killloop.KillLoop (hbase-rlsm-tools; see the
 # doc); the data directory defaults to <repo>/run-killloop (wiped first). Exit code 0 only if
 # nothing acknowledged was lost and nothing wrong was read. With --fs ulfs, rootdir is on a ulfs
-# image whose unflushed writes live only in the server's memory (fs.ulfs.fault.volatile), so every
-# kill is also a power cut for them.
+# image and the kill is the death of the process (SYNC_WAL: hflush); with --fs ulfs-power the
+# image's unflushed writes live only in the server's memory (fs.ulfs.fault.volatile), so every
+# kill is also a power cut for them, and WALs sync with hsync (hbase.wal.hsync, FSYNC_WAL).
 set -euo pipefail
 # shellcheck source=bin/rlsm-env.sh
 source "$(dirname "$0")/../../bin/rlsm-env.sh"

@@ -26,6 +26,8 @@ GROUPS = [
     ("pread", "cold", 64, "pread 64 KB, cold"),
     ("appendHsync", "-", 4, "append 4 KB + hsync"),
     ("appendHsync", "-", 64, "append 64 KB + hsync"),
+    ("appendHflush", "-", 4, "append 4 KB + hflush"),
+    ("appendHflush", "-", 64, "append 64 KB + hflush"),
 ]
 COLUMNS = ["op", "dataset", "io_kb", "target", "ops_per_s", "mb_per_s", "p50_us", "p90_us",
            "p99_us", "p999_us", "samples", "ops_vs_filechannel", "ops_vs_localfs", "p99_vs_filechannel",
@@ -77,7 +79,7 @@ def rows(results, counters):
         if not any(group.values()):
             continue
         base_fc = group.get("filechannel") or {}
-        base_lfs = group.get("rawlocal" if method == "appendHsync" else "local") or {}
+        base_lfs = group.get("rawlocal" if method.startswith("append") else "local") or {}
         for t in TARGETS:
             e = group[t]
             if not e:
@@ -123,7 +125,7 @@ def markdown(all_rows, load):
         if r.get("ulfs_dev_reads_per_op") is not None:
             dev = (f"{fmt(r['ulfs_dev_reads_per_op'], 2)} reads, "
                    f"{fmt(r['ulfs_dev_read_kb_per_op'], 2)} KB")
-            if r["op"] == "appendHsync":
+            if r["op"].startswith("append"):
                 dev = (f"{fmt(r['ulfs_dev_writes_per_op'], 2)} writes, "
                        f"{fmt(r['ulfs_dev_flushes_per_op'], 2)} flushes")
         ratios = [fmt(r[k]) + "x" if r[k] is not None else ""

@@ -9,6 +9,8 @@
 #   bench/scripts/ulfs-io.sh -wi 3 -i 5 -r 3s     any JMH option (longer iterations, ...)
 #   bench/scripts/ulfs-io.sh -p dataset=resident -p target=ulfs-uring,filechannel   a subset
 #   ULFS_IO_DIR=/mnt/disk/ulfs-io bench/scripts/ulfs-io.sh   files (and the ulfs image) elsewhere
+#   ULFS_IO_CASES=append bench/scripts/ulfs-io.sh   only the appends (hsync and hflush); the
+#                          results go to docs/bench-data/ulfs-io-append.{csv,png} (pread: the reads)
 #
 # The first run writes the read files (64 MiB and 1 GiB, each once in the ulfs image and once as
 # a kernel file) and the 8 GiB sparse ulfs image under $ULFS_IO_DIR (default
@@ -22,6 +24,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=${ULFS_IO_DIR:-bench/jmh/target/ulfs-io}
 OUT=docs/bench-data
+CASES=${ULFS_IO_CASES:-}
+NAME=ulfs-io${CASES:+-$CASES}
 bin/install-deps --bench
 mkdir -p "$DIR" "$OUT"
 rm -f "$DIR/ulfs-counters.csv" "$DIR/loadavg.txt"
@@ -33,11 +37,11 @@ info="Run $(date -u +%FT%TZ) on commit $(git rev-parse --short HEAD), kernel $(u
 info+=" $(nproc) cores, files on $(df --output=source "$DIR" | tail -1)"
 info+=" ($(findmnt -no FSTYPE -T "$DIR")), load average at start $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "$info"
-bench/jmh/run.sh 'UlfsIoBenchmark' -p dir="$DIR" "$@" | tee "$DIR/jmh.log"
+bench/jmh/run.sh "UlfsIoBenchmark${CASES:+.$CASES}" -p dir="$DIR" "$@" | tee "$DIR/jmh.log"
 cp bench/jmh/target/jmh-result.json "$DIR/jmh-result.json"
 {
   echo "$info"
   python3 bench/scripts/ulfs-io-report.py "$DIR/jmh-result.json" "$DIR/ulfs-counters.csv" \
-    "$OUT/ulfs-io.csv" "$OUT/ulfs-io.png" "$DIR/loadavg.txt"
+    "$OUT/$NAME.csv" "$OUT/$NAME.png" "$DIR/loadavg.txt"
 } | tee "$DIR/table.md"
-echo "ulfs-io: table in $DIR/table.md, $OUT/ulfs-io.csv, $OUT/ulfs-io.png"
+echo "ulfs-io: table in $DIR/table.md, $OUT/$NAME.csv, $OUT/$NAME.png"

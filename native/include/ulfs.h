@@ -39,6 +39,10 @@ typedef enum ulfs_backend {
 /* Flags for ulfs_dev_open. */
 #define ULFS_DEV_SQPOLL 0x1    /* io_uring: ask for a kernel submission-polling thread */
 #define ULFS_DEV_NO_DIRECT 0x2 /* POSIX/io_uring: never try O_DIRECT */
+/* io_uring: polled completions (IORING_SETUP_IOPOLL) when the device is open with O_DIRECT and
+ * its block queue polls (/sys/dev/block/<dev>/queue/io_poll); otherwise interrupt-driven. The
+ * mode chosen is logged at open. */
+#define ULFS_DEV_IOPOLL 0x4
 
 /* Opens a device or image file. The image must already exist (see ulfs_image_create). The
  * backend actually used may differ from the one asked for (fallback is logged); see
@@ -61,6 +65,9 @@ int ulfs_dev_mem_freeze_after(ulfs_dev *dev, int64_t writes);
 /* Fault injection, memory devices only: every write request fails with `err` (a negative errno)
  * while err != 0. */
 int ulfs_dev_mem_fail_writes(ulfs_dev *dev, int err);
+/* Concurrency tests, memory devices only: while on, every flush request waits (blocking its
+ * caller) until holding is turned off, so a test can make callers overlap without timing. */
+int ulfs_dev_mem_hold_flushes(ulfs_dev *dev, int on);
 /* Number of write requests the device has accepted (applied or dropped) since it was opened. */
 uint64_t ulfs_dev_write_count(const ulfs_dev *dev);
 
@@ -169,8 +176,16 @@ int ulfs_fallocate(ulfs *fs, int fd, int mode, uint64_t off, uint64_t len);
 int ulfs_ftruncate(ulfs *fs, int fd, uint64_t size);
 int ulfs_truncate(ulfs *fs, const char *path, uint64_t size);
 /* Writes back the file's dirty pages, commits its metadata and flushes the device before
- * returning. Returns any write-back error recorded for the file since the last fsync. */
+ * returning (power-loss safe: HDFS's hsync). Concurrent calls share one commit and its device
+ * flushes (group commit). Returns any write-back error recorded for the file since the last
+ * fsync. */
 int ulfs_fsync(ulfs *fs, int fd);
+/* HDFS's hflush: returns once the file's data and size written so far are on the device in one
+ * journal record, without a device flush: they survive the death of the calling process (the
+ * kernel holds the written blocks) and a remount replays them, but a power loss before the next
+ * flush (any fsync, namespace operation or the flusher's next pass) may lose them, never
+ * leaving the file inconsistent. Other descriptors see written data at once either way. */
+int ulfs_hflush(ulfs *fs, int fd);
 int ulfs_fdatasync(ulfs *fs, int fd);
 /* advice: POSIX_FADV_NORMAL, _SEQUENTIAL, _RANDOM, _WILLNEED, _DONTNEED, _NOREUSE. */
 int ulfs_fadvise(ulfs *fs, int fd, uint64_t off, uint64_t len, int advice);
@@ -285,6 +300,9 @@ typedef struct ulfs_counters {
   uint64_t cache_hits, cache_misses, cache_evictions, cache_writebacks, cache_wb_errors;
   uint64_t cache_pages, cache_dirty_pages;
   uint64_t journal_commits, journal_blocks, journal_replayed_txns, journal_wraps;
+  uint64_t syncs;        /* fsync/hsync/close syncs that went through the group commit */
+  uint64_t hflushes;     /* ulfs_hflush calls */
+  uint64_t sync_waiters; /* syncs waiting for a running group commit right now */
 } ulfs_counters;
 void ulfs_get_counters(ulfs *fs, ulfs_counters *c);
 

@@ -62,6 +62,17 @@ JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile_nativeFsy
 
 /*
  * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile
+ * Method:    nativeHflush
+ * Signature: (JI)V
+ */
+JNIEXPORT void JNICALL Java_org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile_nativeHflush(
+    JNIEnv *env, jclass cls, jlong h, jint fd) {
+  int rc = ulfs_hflush(ulfs_jni_handle(h)->fs, fd);
+  if (rc) ulfs_jni_throw(env, rc, "hflush", NULL);
+}
+
+/*
+ * Class:     org_apache_hadoop_hbase_rlsm_ulfs_UlfsFile
  * Method:    nativeClose
  * Signature: (JI)V
  */

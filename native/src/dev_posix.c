@@ -134,6 +134,11 @@ int ulfs_posix_open(const char *path, int flags, ulfs_dev **out) {
     free(p);
     return rc;
   }
+  if ((rc = ulfs_dev_open_cached_fd(&p->dev, path)) != 0) {
+    close(p->fd);
+    free(p);
+    return rc;
+  }
   p->dev.ops = &posix_ops;
   p->dev.backend = ULFS_BACKEND_POSIX;
   *out = &p->dev;

@@ -6,13 +6,19 @@
  * registered as fixed buffer 0 with every ring, so page I/O uses READ_FIXED/WRITE_FIXED; other
  * buffers use plain READ/WRITE.
  * SQPOLL is requested when configured; when the kernel refuses it the ring is created without.
- * When no ring can be created at open, the device falls back to the POSIX backend with a
- * warning. */
+ * IOPOLL (polled completions) is used when configured and the device allows it: opened with
+ * O_DIRECT and on a block queue that polls; a polled ring cannot fsync, so flush then is
+ * fdatasync(2). The mode is logged at open. When no ring can be created at open, the device
+ * falls back to the POSIX backend with a warning. */
 
 #include <errno.h>
 #include <liburing.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -35,6 +41,7 @@ struct uring_dev {
   ulfs_dev dev;
   int fd;
   int flags;
+  bool iopoll; /* rings are created with IORING_SETUP_IOPOLL */
   pthread_key_t key;
   pthread_mutex_t mu; /* guards rings list and arena fields */
   uring_tls *rings;
@@ -58,17 +65,39 @@ static void ring_destroy(void *arg) {
 
 static int ring_setup(uring_dev *u, struct io_uring *ring) {
   int rc;
+  unsigned poll = u->iopoll ? IORING_SETUP_IOPOLL : 0;
   if (u->flags & ULFS_DEV_SQPOLL) {
     struct io_uring_params p;
     memset(&p, 0, sizeof p);
-    p.flags = IORING_SETUP_SQPOLL;
+    p.flags = IORING_SETUP_SQPOLL | poll;
     p.sq_thread_idle = 50;
     rc = io_uring_queue_init_params(RING_DEPTH, ring, &p);
     if (rc == 0) return 0;
-    ulfs_log(ULFS_LOG_WARN, "io_uring SQPOLL refused (%s); using an interrupt-driven ring",
-             strerror(-rc));
+    ulfs_log(ULFS_LOG_WARN, "io_uring SQPOLL refused (%s); using a ring without a polling "
+             "thread", strerror(-rc));
   }
-  return io_uring_queue_init(RING_DEPTH, ring, 0);
+  return io_uring_queue_init(RING_DEPTH, ring, poll);
+}
+
+/* Whether the block queue under fd (the device itself, or the one holding the image file)
+ * completes polled I/O. */
+static bool queue_polls(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return false;
+  dev_t d = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+  /* a partition has no queue of its own: its parent's is one directory up */
+  static const char *const where[] = {"/sys/dev/block/%u:%u/queue/io_poll",
+                                      "/sys/dev/block/%u:%u/../queue/io_poll"};
+  for (int i = 0; i < 2; i++) {
+    char path[96];
+    snprintf(path, sizeof path, where[i], major(d), minor(d));
+    FILE *f = fopen(path, "re");
+    if (!f) continue;
+    int c = fgetc(f);
+    fclose(f);
+    return c == '1';
+  }
+  return false;
 }
 
 static uring_tls *ring_get(uring_dev *u, int *err) {
@@ -167,6 +196,7 @@ static int ur_write(ulfs_dev *d, const void *buf, uint64_t off, size_t len) {
 
 static int ur_flush(ulfs_dev *d) {
   uring_dev *u = (uring_dev *)d;
+  if (u->iopoll) return fdatasync(u->fd) == 0 ? 0 : -errno; /* polled rings cannot fsync */
   int err = 0;
   uring_tls *t = ring_get(u, &err);
   if (!t) return err;
@@ -211,6 +241,9 @@ static void ur_close(ulfs_dev *d) {
     free(t);
   }
   pthread_mutex_destroy(&u->mu);
+  /* Unlocked explicitly: the kernel tears rings down asynchronously and may hold the file a
+   * little longer than close, which would keep the lock and refuse an immediate remount. */
+  flock(u->fd, LOCK_UN);
   close(u->fd);
   free(u);
 }
@@ -237,13 +270,27 @@ int ulfs_uring_open(const char *path, int flags, ulfs_dev **out) {
     free(u);
     return rc;
   }
+  if ((rc = ulfs_dev_open_cached_fd(&u->dev, path)) != 0) {
+    close(u->fd);
+    free(u);
+    return rc;
+  }
   if (pthread_key_create(&u->key, ring_destroy) != 0) {
+    close(u->dev.cached_fd);
     close(u->fd);
     free(u);
     return -EAGAIN;
   }
   pthread_mutex_init(&u->mu, NULL);
   u->flags = flags;
+  const char *why = "not asked for";
+  if (flags & ULFS_DEV_IOPOLL) {
+    u->iopoll = u->dev.direct && queue_polls(u->fd);
+    why = u->iopoll ? "on" : !u->dev.direct ? "off: no O_DIRECT" : "off: the block queue does "
+          "not poll (queue/io_poll = 0)";
+  }
+  ulfs_log(ULFS_LOG_INFO, "%s: io_uring, a ring per thread, SQPOLL %s, IOPOLL %s", path,
+           flags & ULFS_DEV_SQPOLL ? "asked for" : "not asked for", why);
   u->dev.ops = &uring_ops;
   u->dev.backend = ULFS_BACKEND_IO_URING;
   *out = &u->dev;

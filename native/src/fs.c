@@ -2,13 +2,21 @@
  *
  * Concurrency: one mutex (fs->lock) serialises every operation, including the device I/O it
  * issues; the flusher thread takes the same lock. This is deliberately coarse: correctness of
- * the journal, the two bitmaps and the cache is argued under mutual exclusion.
+ * the journal, the two bitmaps and the cache is argued under mutual exclusion. The one
+ * exception is the group commit (sync_group): its leader releases the lock around the device
+ * flushes and the journal write of a commit, with fs->jbusy set so no other journal writer
+ * runs; every other commit waits for jbusy to clear first (journal_wait).
  *
- * Durability contract:
+ * Durability contract (docs/ulfs.md "Durability"):
  *  - create, mkdir, rename, unlink, rmdir, truncate, ftruncate and fallocate are committed to the
  *    journal (device flushed) before they return, each as one transaction;
  *  - written data reaches the device at fsync/fdatasync, close, by the flusher, or on eviction;
- *    fsync returns only after data and the inode's metadata are on stable storage;
+ *    fsync returns only after data and the inode's metadata are on stable storage; concurrent
+ *    fsyncs share one commit and its flushes (group commit);
+ *  - hflush returns once the file's new data and metadata are written to the device (a journal
+ *    record holding both, without a device flush): in the kernel, so they survive the death of
+ *    the process, but not a power loss until the next flush (any fsync, namespace operation or
+ *    the flusher);
  *  - a failed write-back leaves its pages dirty and records the error on the inode; the next
  *    fsync (or close) returns it.
  * After a failed metadata commit the in-memory state may be ahead of the device, so the file
@@ -108,7 +116,28 @@ int ulfs_mkfs(ulfs_dev *dev, const ulfs_mkfs_opts *opts) {
 
 /* ================================ helpers ============================================== */
 
+/* Waits until no group commit is writing the journal (it releases fs->lock meanwhile).
+ * REQUIRES: fs->lock held. */
+static void journal_wait(ulfs *fs) {
+  while (fs->jbusy) pthread_cond_wait(&fs->jcv, &fs->lock);
+}
+
+static void mark_broken(ulfs *fs, int rc) {
+  ulfs_log(ULFS_LOG_ERROR, "metadata commit failed (%s); file system is read-only until "
+           "remounted", strerror(-rc));
+  if (!fs->broken) fs->broken = rc;
+}
+
+/* After a successful ORDERED commit of ip: its freed blocks may be reused, and every block it
+ * wrote home is durable, so no logged image of it can be replayed any more (journal.c J5). */
+static void committed_ordered(ulfs *fs, inode_m *ip) {
+  inode_release_pfree(fs, ip);
+  ip->wb_unlogged = false;
+}
+
+/* One ORDERED, durable transaction of the given inodes (NULL entries skipped). */
 static int commit(ulfs *fs, inode_m **ips, int n) {
+  journal_wait(fs);
   txn t;
   txn_init(&t);
   int rc = 0;
@@ -119,17 +148,15 @@ static int commit(ulfs *fs, inode_m **ips, int n) {
   }
   if (rc == 0) {
     txn_finalize(fs, &t);
-    rc = journal_commit(fs, &t);
+    rc = journal_commit(fs, &t, JC_FLUSH | JC_ORDERED);
   }
   txn_free(&t);
   if (rc) {
-    ulfs_log(ULFS_LOG_ERROR, "metadata commit failed (%s); file system is read-only until "
-             "remounted", strerror(-rc));
-    if (!fs->broken) fs->broken = rc;
+    mark_broken(fs, rc);
     return rc;
   }
   for (int i = 0; i < n; i++)
-    if (ips[i]) inode_release_pfree(fs, ips[i]);
+    if (ips[i]) committed_ordered(fs, ips[i]);
   return 0;
 }
 
@@ -227,14 +254,26 @@ static int cmp_page_idx(const void *a, const void *b) {
 }
 
 /* Writes `n` pages (consecutive indexes) to physical blocks starting at pblk: one device write,
- * through the bounce buffer when n > 1. */
-static int write_pages(ulfs *fs, page **pg, uint64_t n, uint64_t pblk) {
-  if (n == 1) return ulfs_dev_write(fs->dev, pg[0]->data, pblk * BS, BS);
+ * through the bounce buffer when n > 1; `cached`: only into the kernel (ulfs_dev_write_cached). */
+static int write_pages(ulfs *fs, page **pg, uint64_t n, uint64_t pblk, bool cached) {
+  int (*wr)(ulfs_dev *, const void *, uint64_t, size_t) =
+      cached ? ulfs_dev_write_cached : ulfs_dev_write;
+  if (n == 1) return wr(fs->dev, pg[0]->data, pblk * BS, BS);
   for (uint64_t i = 0; i < n; i++) memcpy(fs->bounce + i * BS, pg[i]->data, BS);
-  return ulfs_dev_write(fs->dev, fs->bounce, pblk * BS, n * BS);
+  return wr(fs->dev, fs->bounce, pblk * BS, n * BS);
 }
 
-int inode_writeback(ulfs *fs, inode_m *ip) {
+/* Adds the images of n written pages at pblk to log as data images. */
+static int log_pages(txn *log, page **pg, uint64_t n, uint64_t pblk) {
+  for (uint64_t k = 0; k < n; k++) {
+    uint8_t *img = txn_block(log, (pblk + k) | JDATA);
+    if (!img) return -ENOMEM;
+    memcpy(img, pg[k]->data, BS);
+  }
+  return 0;
+}
+
+int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
   if (ip->ndirty == 0) return 0;
   page **v = malloc(ip->ndirty * sizeof *v);
   if (!v) return -ENOMEM;
@@ -253,7 +292,7 @@ int inode_writeback(ulfs *fs, inode_m *ip) {
     uint64_t len = j - i < contig ? j - i : contig;
     int rc;
     if (p) {
-      rc = write_pages(fs, v + i, len, p);
+      rc = write_pages(fs, v + i, len, p, log != NULL);
     } else {
       /* Delayed allocation: place the run right after the file's previous block if free. Data
        * is written before the extent is recorded, so a failed write leaves no mapping to
@@ -266,12 +305,14 @@ int inode_writeback(ulfs *fs, inode_m *ip) {
         rc = (int)got;
       } else {
         len = (uint64_t)got;
-        rc = write_pages(fs, v + i, len, p);
+        rc = write_pages(fs, v + i, len, p, log != NULL);
         if (rc == 0) rc = ext_add(ip, v[i]->idx, p, len);
         if (rc) bfree_mem(fs, p, len);
         else ip->meta_dirty = true;
       }
     }
+    if (rc == 0 && log) rc = log_pages(log, v + i, len, p);
+    if (!log) ip->wb_unlogged = true;
     if (rc) {
       atomic_fetch_add(&fs->c_wb_errors, len);
       if (!first_err) first_err = rc;
@@ -310,7 +351,7 @@ static page *get_frame(ulfs *fs, int *err) {
       return cache_take_frame(&fs->cache);
     }
     if (!dirty_victim) break;
-    int rc = inode_writeback(fs, inode_of_page(fs, dirty_victim));
+    int rc = inode_writeback(fs, inode_of_page(fs, dirty_victim), NULL);
     if (rc) {
       *err = rc;
       return NULL;
@@ -517,19 +558,115 @@ static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64
   return (ssize_t)done;
 }
 
+/* Group commit. A sync queues its inode and takes a ticket; while no commit is running, one of
+ * the waiting syncs leads: it takes the whole queue, builds one transaction of the queued
+ * inodes and commits it ORDERED with fs->lock released around the flush before the record, the
+ * record write and the flush after it. Syncs arriving meanwhile write their data home and
+ * queue; the next leader commits all of them with one record and two flushes. A ticket is done
+ * when a commit that started after it was taken completed (sync_done). */
+static int lead_group(ulfs *fs) {
+  fs->jbusy = true;
+  uint64_t upto = fs->sync_req;
+  inode_m **q = fs->syncq;
+  uint32_t n = fs->nsyncq;
+  fs->syncq = NULL;
+  fs->nsyncq = fs->syncqcap = 0;
+  txn t;
+  txn_init(&t);
+  int rc = 0;
+  for (uint32_t i = 0; i < n && rc == 0; i++) {
+    q[i]->sync_queued = false;
+    if (q[i]->meta_dirty && (q[i]->nlink > 0 || q[i]->persisted))
+      rc = inode_persist(fs, q[i], &t);
+  }
+  if (rc == 0) {
+    txn_finalize(fs, &t);
+    rc = journal_commit(fs, &t, JC_FLUSH | JC_ORDERED | JC_UNLOCK);
+  }
+  txn_free(&t);
+  if (rc) {
+    mark_broken(fs, rc);
+  } else {
+    for (uint32_t i = 0; i < n; i++) committed_ordered(fs, q[i]);
+    fs->sync_done = upto;
+  }
+  free(q);
+  fs->jbusy = false;
+  pthread_cond_broadcast(&fs->jcv);
+  return rc;
+}
+
+/* Makes ip's metadata (already written home data) and everything written before durable,
+ * sharing the commit with concurrent callers. ip may be NULL (only a flush is needed). */
+static int sync_group(ulfs *fs, inode_m *ip) {
+  if (ip && ip->meta_dirty && (ip->nlink > 0 || ip->persisted) && !ip->sync_queued) {
+    if (fs->nsyncq == fs->syncqcap) {
+      uint32_t nc = fs->syncqcap ? fs->syncqcap * 2 : 16;
+      inode_m **nq = realloc(fs->syncq, nc * sizeof *nq);
+      if (!nq) return -ENOMEM;
+      fs->syncq = nq;
+      fs->syncqcap = nc;
+    }
+    fs->syncq[fs->nsyncq++] = ip;
+    ip->sync_queued = true;
+  }
+  uint64_t ticket = ++fs->sync_req;
+  fs->c_syncs++;
+  while (fs->sync_done < ticket) {
+    if (fs->broken) return fs->broken;
+    if (!fs->jbusy) {
+      int rc = lead_group(fs);
+      if (rc) return rc;
+      continue;
+    }
+    fs->c_sync_waiters++;
+    pthread_cond_wait(&fs->jcv, &fs->lock);
+    fs->c_sync_waiters--;
+  }
+  return 0;
+}
+
 /* Writes back the file and commits its metadata; the device is flushed before returning. */
 static int sync_inode(ulfs *fs, inode_m *ip) {
-  int rc = inode_writeback(fs, ip);
+  int rc = inode_writeback(fs, ip, NULL);
   int wb = ip->wb_err;
   ip->wb_err = 0;
   if (rc == 0 && fs->broken) rc = fs->broken;
-  if (rc == 0 && ip->meta_dirty && (ip->nlink > 0 || ip->persisted)) {
-    inode_m *one[1] = {ip};
-    rc = commit(fs, one, 1); /* flushes data first (J4), then the journal */
-  } else if (rc == 0 && fs->data_unflushed) {
-    rc = ulfs_dev_flush(fs->dev);
-    if (rc == 0) fs->data_unflushed = false;
+  if (rc == 0) rc = sync_group(fs, ip);
+  return wb ? wb : rc;
+}
+
+/* Most pages one hflush logs; a larger write-back is synced instead (journal space). */
+static uint64_t hflush_log_max(const ulfs *fs) {
+  uint64_t m = fs->sb.journal_blocks / 8;
+  return m < 64 ? m : 64;
+}
+
+/* hflush: writes the file's dirty pages home and one journal record with their images and the
+ * inode's metadata, without a device flush (docs/ulfs.md "Durability"). Falls back to a sync
+ * when the record cannot stand alone: pages written home unlogged since the last ORDERED
+ * commit (J5), blocks being freed (frees are ORDERED), or too many pages. */
+static int hflush_inode(ulfs *fs, inode_m *ip) {
+  journal_wait(fs);
+  fs->c_hflushes++;
+  if (fs->broken) return fs->broken;
+  if (ip->ndirty == 0 && !ip->meta_dirty && !ip->wb_err) return 0;
+  if (ip->wb_unlogged || ip->npfree || ip->ndirty > hflush_log_max(fs) ||
+      !(ip->nlink > 0 && ip->persisted))
+    return sync_inode(fs, ip);
+  txn t;
+  txn_init(&t);
+  int rc = inode_writeback(fs, ip, &t);
+  int wb = ip->wb_err;
+  ip->wb_err = 0;
+  if (rc == 0) rc = inode_persist(fs, ip, &t);
+  if (rc == 0) {
+    txn_finalize(fs, &t);
+    rc = journal_commit(fs, &t, 0);
+    if (rc) mark_broken(fs, rc);
   }
+  if (rc || wb) ip->wb_unlogged = true; /* pages may be home without their record */
+  txn_free(&t);
   return wb ? wb : rc;
 }
 
@@ -563,13 +700,16 @@ static int do_truncate(ulfs *fs, inode_m *ip, uint64_t size) {
 /* ================================ flusher ============================================== */
 
 static void flush_all(ulfs *fs) {
+  /* Once no group commit runs, none can start while this holds the lock, so the commits below
+   * never wait (and never release the lock under the walk of the inode hash). */
+  journal_wait(fs);
   inode_m *batch[64];
   int nb = 0;
   for (size_t h = 0; h < fs->nihash; h++) {
     for (inode_m *ip = fs->ihash[h]; ip; ip = ip->hnext) {
       /* A write-back error stays on the inode for the next fsync; the inode's metadata is then
        * not committed either, so no failed data is ever made reachable. */
-      if (ip->ndirty && inode_writeback(fs, ip) != 0) continue;
+      if (ip->ndirty && inode_writeback(fs, ip, NULL) != 0) continue;
       if (ip->meta_dirty && ip->nlink > 0 && !fs->broken) {
         batch[nb++] = ip;
         if (nb == 64) {
@@ -580,6 +720,13 @@ static void flush_all(ulfs *fs) {
     }
   }
   if (nb && !fs->broken) commit(fs, batch, nb);
+  /* hflushed records become durable within one interval, as with ext4's commit interval */
+  if (!fs->broken && (fs->journal_unflushed || fs->pend.n)) {
+    txn none;
+    txn_init(&none);
+    int rc = journal_commit(fs, &none, JC_FLUSH);
+    if (rc) mark_broken(fs, rc);
+  }
 }
 
 static void *flusher_main(void *arg) {
@@ -684,6 +831,9 @@ static void fs_free(ulfs *fs) {
   pthread_cond_destroy(&fs->flusher_cv);
   pthread_cond_destroy(&fs->prefetch_cv);
   pthread_cond_destroy(&fs->prefetch_idle_cv);
+  pthread_cond_destroy(&fs->jcv);
+  txn_free(&fs->pend);
+  free(fs->syncq);
   free(fs);
 }
 
@@ -716,6 +866,7 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   pthread_cond_init(&fs->flusher_cv, NULL);
   pthread_cond_init(&fs->prefetch_cv, NULL);
   pthread_cond_init(&fs->prefetch_idle_cv, NULL);
+  pthread_cond_init(&fs->jcv, NULL);
   fs->dev = dev;
   int rc = sb_read_best(dev, &fs->sb);
   if (rc) goto fail;
@@ -901,12 +1052,15 @@ static int close_locked(ulfs *fs, int fd) {
   if (!f) return -EBADF;
   inode_m *ip = f->ip;
   int acc = f->flags & O_ACCMODE;
+  /* close of a writer makes the file durable (see the durability contract above); before the
+   * descriptor goes, so the inode stays while a group commit releases the lock */
+  int rc = 0;
+  if (acc != O_RDONLY && ip->nlink > 0 && (ip->ndirty || ip->meta_dirty || ip->wb_err))
+    rc = sync_inode(fs, ip);
   f->used = false;
   ip->opens--;
   if (ip->nlink == 0 && ip->opens == 0) return inode_destroy(fs, ip);
-  /* close of a writer makes the file durable (see the durability contract above) */
-  if (acc != O_RDONLY && (ip->ndirty || ip->meta_dirty || ip->wb_err)) return sync_inode(fs, ip);
-  return 0;
+  return rc;
 }
 
 int ulfs_close(ulfs *fs, int fd) { return LOCKED(fs, close_locked(fs, fd)); }
@@ -972,6 +1126,15 @@ static int fsync_locked(ulfs *fs, int fd) {
 }
 
 int ulfs_fsync(ulfs *fs, int fd) { return LOCKED(fs, fsync_locked(fs, fd)); }
+
+/* REQUIRES: fs->lock held. */
+static int hflush_locked(ulfs *fs, int fd) {
+  fdesc *f = getfd(fs, fd);
+  if (!f) return -EBADF;
+  return hflush_inode(fs, f->ip);
+}
+
+int ulfs_hflush(ulfs *fs, int fd) { return LOCKED(fs, hflush_locked(fs, fd)); }
 /* The size is metadata needed to read the data back, so fdatasync commits it too; the
  * difference to fsync would only be timestamps, which are committed alongside anyway. */
 int ulfs_fdatasync(ulfs *fs, int fd) { return ulfs_fsync(fs, fd); }
@@ -1315,6 +1478,9 @@ static int counters_locked(ulfs *fs, ulfs_counters *c) {
   c->journal_blocks = fs->c_jblocks;
   c->journal_replayed_txns = fs->c_replayed;
   c->journal_wraps = fs->c_wraps;
+  c->syncs = fs->c_syncs;
+  c->hflushes = fs->c_hflushes;
+  c->sync_waiters = fs->c_sync_waiters;
   return 0;
 }
 

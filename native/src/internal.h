@@ -48,20 +48,32 @@ struct ulfs_dev {
   int direct;
   /* I/O counters: any thread updates them without a lock (ulfs_dev_read and friends) */
   _Atomic uint64_t reads, writes, flushes, read_bytes, write_bytes;
+  /* A second descriptor of an O_DIRECT image or device without O_DIRECT (has_cached_fd), for
+   * ulfs_dev_write_cached; flush (fdatasync of the same inode) covers its writes too. */
+  int cached_fd;
+  bool has_cached_fd;
 };
 
 int ulfs_dev_read(ulfs_dev *dev, void *buf, uint64_t off, size_t len);
 int ulfs_dev_write(ulfs_dev *dev, const void *buf, uint64_t off, size_t len);
 int ulfs_dev_flush(ulfs_dev *dev);
+/* A write that only has to reach the kernel, not the device: through the kernel's page cache
+ * when the device is open with O_DIRECT (a memory copy instead of a device round trip), else a
+ * plain write. It survives the death of the process like any completed write; the next flush
+ * makes it durable. Reads through O_DIRECT stay coherent (the kernel writes such cached ranges
+ * back before a direct read or write of them). Used by hflush (fs.c). */
+int ulfs_dev_write_cached(ulfs_dev *dev, const void *buf, uint64_t off, size_t len);
 
 int ulfs_posix_open(const char *path, int flags, ulfs_dev **out);
 int ulfs_uring_open(const char *path, int flags, ulfs_dev **out);
 /* Shared by the POSIX and io_uring backends: opens path, O_DIRECT when allowed. */
 int ulfs_posix_open_fd(const char *path, int flags, int *fd, int *direct, uint64_t *size);
+/* Opens dev's cached_fd on path when the device is direct (see ulfs_dev_write_cached). */
+int ulfs_dev_open_cached_fd(ulfs_dev *dev, const char *path);
 
 /* ---- on-device format (docs/format/ulfs-device.md) --------------------------------------- */
 #define ULFS_MAGIC 0x53464c55u /* "ULFS" little-endian */
-#define ULFS_VERSION 1u
+#define ULFS_VERSION 2u
 #define ULFS_JHDR_MAGIC 0x48444a55u /* "UJDH" */
 #define ULFS_JCMT_MAGIC 0x544d4a55u /* "UJMT" */
 #define ULFS_XBLK_MAGIC 0x4b425855u /* "UXBK" extent overflow block */
@@ -74,6 +86,8 @@ int ulfs_posix_open_fd(const char *path, int flags, int *fd, int *direct, uint64
 #define ULFS_DIR_MAGIC 0x52494455u /* "UDIR" */
 #define DIR_HDR 8u
 #define JHDR_TARGETS_FIRST ((BS - JHDR_FIXED) / 8u)
+#define JTX_ORDERED 0x1u        /* header flag: data written home before it was durable (J4) */
+#define JDATA (1ull << 63)      /* target flag: a data block's image (journal.c J5) */
 
 typedef struct superblock {
   uint32_t magic, version;
@@ -142,6 +156,11 @@ typedef struct inode_m {
   bool meta_dirty; /* in-memory state differs from the persisted inode */
   bool persisted;  /* the inode exists on the device */
   int wb_err;      /* first write-back error since the last fsync (negative errno) */
+  /* Pages were written home outside a logged commit since the inode's last ORDERED commit:
+   * an hflush must then commit ORDERED, or a replay could put an older logged image over them
+   * (journal.c J5). */
+  bool wb_unlogged;
+  bool sync_queued; /* on fs->syncq, waiting for a group commit */
   page *pages;     /* cached pages of this file (list through page.inext) */
   uint64_t ndirty;
   uint8_t kind, level; /* cache hints (ulfs_hint_path); not persisted */
@@ -302,6 +321,15 @@ struct ulfs {
   size_t nithash;
   uint64_t jpos, jseq; /* next journal block index and sequence number */
   bool data_unflushed; /* data writes issued since the last device flush */
+  bool journal_unflushed; /* journal records written since the last device flush */
+  txn pend;             /* metadata images of unflushed records, checkpointed after a flush */
+  /* Group commit (fs.c sync_group): one thread at a time writes the journal (jbusy); syncs
+   * queue their inodes on syncq and wait on jcv until sync_done reaches their ticket. */
+  bool jbusy;
+  pthread_cond_t jcv;
+  inode_m **syncq;
+  uint32_t nsyncq, syncqcap;
+  uint64_t sync_req, sync_done;
   cache cache;
   fdesc *fds;
   int nfds;
@@ -318,6 +346,7 @@ struct ulfs {
   int broken;      /* first metadata I/O error: the file system refuses changes after it */
   _Atomic uint64_t c_hits, c_misses, c_evictions, c_writebacks, c_wb_errors;
   uint64_t c_commits, c_jblocks, c_replayed, c_wraps;
+  uint64_t c_syncs, c_hflushes, c_sync_waiters; /* c_sync_waiters: now, not a total */
 };
 
 /* superblock / layout */
@@ -330,7 +359,14 @@ int sb_write(ulfs_dev *dev, superblock *sb); /* bumps generation, alternates slo
 void txn_init(txn *t);
 void txn_free(txn *t);
 uint8_t *txn_block(txn *t, uint64_t blk); /* image to fill for blk (zeroed when new) */
-int journal_commit(ulfs *fs, txn *t);
+/* journal_commit flags */
+#define JC_FLUSH 0x1u   /* durable: flush the device after the record, then checkpoint */
+#define JC_ORDERED 0x2u /* flush earlier data writes before the record (J4); header flag */
+#define JC_UNLOCK 0x4u  /* release fs->lock around the device I/O (caller holds fs->jbusy) */
+/* Writes t to the journal. Without JC_FLUSH the record reaches the kernel but not stable
+ * storage, and its metadata images wait in fs->pend for the next flush. REQUIRES: fs->lock
+ * held, no other journal writer (fs->jbusy clear, or set by the caller for JC_UNLOCK). */
+int journal_commit(ulfs *fs, txn *t, unsigned flags);
 /* Replays committed transactions from sb->journal_head; returns count or negative errno. On
  * return end_pos and end_seq are where the next transaction goes. */
 int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *end_pos,
@@ -392,6 +428,9 @@ void trace_drop(trace *t, const inode_m *ip, uint64_t idx, uint32_t n);
 int trace_close(trace *t);
 
 /* data path (fs.c) */
-int inode_writeback(ulfs *fs, inode_m *ip);
+/* Writes the file's dirty pages home. With log (hflush), only into the kernel
+ * (ulfs_dev_write_cached), and each written block's image is also added to log as a data image
+ * (JDATA); without, the inode is marked wb_unlogged. */
+int inode_writeback(ulfs *fs, inode_m *ip, txn *log);
 
 #endif

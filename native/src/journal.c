@@ -1,17 +1,31 @@
 /* journal.c -- superblock codec and the metadata journal.
  *
- * The journal is physical redo logging of whole metadata blocks (inode table, bitmaps, directory
- * blocks, extent overflow blocks). A transaction is written as ONE contiguous device write:
+ * The journal is physical redo logging of whole blocks: metadata blocks (inode table, bitmaps,
+ * directory blocks, extent overflow blocks) and, for hflush and small hsyncs, the data blocks a
+ * file gained (docs/format/ulfs-device.md, "Journal"). A transaction is written as ONE
+ * contiguous device write:
  *   header block(s) | block images | commit block (crc32c over headers and images)
- * then the device is flushed (the commit point), then the images are written to their home
- * locations ("checkpoint"). Invariants:
+ * Then, for a durable commit, the device is flushed (the commit point) and the images are
+ * written to their home locations ("checkpoint"). A commit without the flush (hflush) leaves
+ * the record in the kernel (it survives the death of the process, not a power loss) and keeps
+ * its images in fs->pend until the next flush, when they are checkpointed: home blocks never
+ * get an image whose record may still be lost. Invariants:
  *  J1 a transaction is either replayed whole or not at all: a torn or stale tail fails the
  *     magic, sequence or checksum test and ends the replay;
  *  J2 replay is idempotent, so replaying an already checkpointed transaction is harmless;
  *  J3 a block freed by a transaction that logged an image of it is not reused before the
  *     superblock's journal head moves past that transaction (quarantine in fs.c), so a replay
  *     never overwrites live file data with an old metadata image;
- *  J4 data blocks a transaction refers to are flushed before its commit (ordered mode).
+ *  J4 an ORDERED transaction is written only after every data block written home before it
+ *     reached stable storage (the device flush before its record). A transaction whose data
+ *     is not in the journal is always ORDERED;
+ *  J5 replay applies the data images of a transaction only when no ORDERED transaction follows
+ *     it: the ORDERED one's flush made the home blocks at least as new as those images (the
+ *     writer writes every logged data block home before logging it), so an older image never
+ *     overwrites newer data; blocks freed later are freed by ORDERED transactions (fs.c), so a
+ *     data image never lands on a block reused by another file.
+ * Only one thread writes the journal at a time (fs->jbusy, fs.c "group commit"); a commit may
+ * release fs->lock around its device I/O (JC_UNLOCK) so other callers keep working meanwhile.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -147,11 +161,30 @@ static uint64_t *hdr_target(uint8_t *hdr, uint32_t i) {
   return (uint64_t *)(hdr + JHDR_FIXED + (size_t)i * 8);
 }
 
+/* Writes the images of t home, and those waiting in fs->pend (unflushed commits) that t does not
+ * supersede; empties fs->pend. Only after a device flush made their records durable. */
+static int checkpoint(ulfs *fs, const txn *t) {
+  int rc = 0;
+  for (uint32_t i = 0; i < fs->pend.n && rc == 0; i++) {
+    bool newer = false;
+    for (uint32_t k = 0; t && k < t->n && !newer; k++) newer = t->b[k].blk == fs->pend.b[i].blk;
+    if (!newer) rc = ulfs_dev_write(fs->dev, fs->pend.b[i].img, fs->pend.b[i].blk * BS, BS);
+  }
+  for (uint32_t i = 0; t && i < t->n && rc == 0; i++)
+    if (!(t->b[i].blk & JDATA))
+      rc = ulfs_dev_write(fs->dev, t->b[i].img, t->b[i].blk * BS, BS);
+  txn_free(&fs->pend);
+  return rc;
+}
+
 static int journal_wrap(ulfs *fs) {
-  /* Every earlier transaction is checkpointed (commit writes home before returning); make the
+  /* Every earlier transaction is checkpointed, or waits in fs->pend: write those home, make the
    * home writes durable, then move the head so none of them is replayed again (J3). */
   int rc = ulfs_dev_flush(fs->dev);
+  if (rc == 0) rc = checkpoint(fs, NULL);
+  if (rc == 0) rc = ulfs_dev_flush(fs->dev);
   if (rc) return rc;
+  fs->journal_unflushed = false;
   fs->sb.journal_head = 0;
   fs->sb.journal_seq = fs->jseq;
   rc = sb_write(fs->dev, &fs->sb);
@@ -165,21 +198,14 @@ static int journal_wrap(ulfs *fs) {
   return 0;
 }
 
-int journal_commit(ulfs *fs, txn *t) {
-  if (t->n == 0) return 0;
-  uint32_t nh = hdr_blocks(t->n);
-  uint64_t total = (uint64_t)nh + t->n + 1;
-  if (total > fs->sb.journal_blocks) return -ENOSPC;
-  int rc;
-  if (fs->jpos + total > fs->sb.journal_blocks && (rc = journal_wrap(fs)) != 0) return rc;
-  if (fs->data_unflushed) { /* J4 */
-    if ((rc = ulfs_dev_flush(fs->dev)) != 0) return rc;
-    fs->data_unflushed = false;
-  }
+/* Serialises the record of t (header blocks, images, commit block) into a new buffer. */
+static uint8_t *encode_record(const txn *t, uint64_t seq, bool ordered, uint32_t nh,
+                              uint64_t total) {
   uint8_t *buf = ulfs_alloc_aligned(total * BS);
-  if (!buf) return -ENOMEM;
+  if (!buf) return NULL;
   put32(buf, ULFS_JHDR_MAGIC);
-  put64(buf + 8, fs->jseq);
+  put32(buf + 4, ordered ? JTX_ORDERED : 0);
+  put64(buf + 8, seq);
   put32(buf + 16, t->n);
   put32(buf + 20, nh);
   for (uint32_t i = 0; i < t->n; i++) {
@@ -189,66 +215,163 @@ int journal_commit(ulfs *fs, txn *t) {
   }
   uint8_t *cm = buf + (nh + t->n) * (size_t)BS;
   put32(cm, ULFS_JCMT_MAGIC);
-  put64(cm + 8, fs->jseq);
+  put64(cm + 8, seq);
   put32(cm + 16, t->n);
   put32(cm + 20, ulfs_crc32c(0, buf, (nh + t->n) * (size_t)BS));
-  rc = ulfs_dev_write(fs->dev, buf, (fs->sb.journal_start + fs->jpos) * BS, total * BS);
-  free(buf);
-  if (rc) return rc;
-  if ((rc = ulfs_dev_flush(fs->dev)) != 0) return rc; /* the commit point */
-  fs->jpos += total;
-  fs->jseq++;
-  fs->c_commits++;
-  fs->c_jblocks += total;
+  return buf;
+}
+
+/* Keeps the metadata images of an unflushed commit for the checkpoint after the next flush; a
+ * later image of the same block replaces an earlier one. */
+static int pend_add(ulfs *fs, const txn *t) {
   for (uint32_t i = 0; i < t->n; i++) {
-    if ((rc = ulfs_dev_write(fs->dev, t->b[i].img, t->b[i].blk * BS, BS)) != 0) return rc;
+    if (t->b[i].blk & JDATA) continue;
+    uint8_t *img = txn_block(&fs->pend, t->b[i].blk);
+    if (!img) return -ENOMEM;
+    memcpy(img, t->b[i].img, BS);
   }
   return 0;
 }
 
+/* Device I/O of a commit, with fs->lock released when `unlock` (the caller holds fs->jbusy, so
+ * no other journal writer runs meanwhile). */
+static void io_unlock(ulfs *fs, bool unlock) {
+  if (unlock) pthread_mutex_unlock(&fs->lock);
+}
+static void io_relock(ulfs *fs, bool unlock) {
+  if (unlock) pthread_mutex_lock(&fs->lock);
+}
+
+int journal_commit(ulfs *fs, txn *t, unsigned flags) {
+  bool unlock = flags & JC_UNLOCK, durable = flags & JC_FLUSH;
+  bool ordered = flags & JC_ORDERED;
+  int rc;
+  if (t->n == 0) {
+    /* nothing to log: a durable commit still hardens earlier unflushed ones */
+    if (!durable || (!fs->journal_unflushed && !fs->data_unflushed && fs->pend.n == 0)) return 0;
+    fs->data_unflushed = false;
+    io_unlock(fs, unlock);
+    rc = ulfs_dev_flush(fs->dev);
+    io_relock(fs, unlock);
+    if (rc == 0) fs->journal_unflushed = false;
+    return rc ? rc : checkpoint(fs, NULL);
+  }
+  uint32_t nh = hdr_blocks(t->n);
+  uint64_t total = (uint64_t)nh + t->n + 1;
+  if (total > fs->sb.journal_blocks) return -ENOSPC;
+  if (fs->jpos + total > fs->sb.journal_blocks && (rc = journal_wrap(fs)) != 0) return rc;
+  bool preflush = ordered && fs->data_unflushed; /* J4 */
+  /* Cleared before the flush: home writes issued while the lock is released set it again. */
+  if (ordered) fs->data_unflushed = false;
+  uint8_t *buf = encode_record(t, fs->jseq, ordered, nh, total);
+  if (!buf) return -ENOMEM;
+  uint64_t at = (fs->sb.journal_start + fs->jpos) * BS;
+  fs->jpos += total;
+  fs->jseq++;
+  fs->c_commits++;
+  fs->c_jblocks += total;
+  io_unlock(fs, unlock);
+  rc = preflush ? ulfs_dev_flush(fs->dev) : 0;
+  /* a record that needs no flush needs only reach the kernel (hflush) */
+  if (rc == 0)
+    rc = durable ? ulfs_dev_write(fs->dev, buf, at, total * BS)
+                 : ulfs_dev_write_cached(fs->dev, buf, at, total * BS);
+  if (rc == 0 && durable) rc = ulfs_dev_flush(fs->dev); /* the commit point */
+  io_relock(fs, unlock);
+  free(buf);
+  if (rc) return rc;
+  if (!durable) {
+    fs->journal_unflushed = true;
+    return pend_add(fs, t);
+  }
+  fs->journal_unflushed = false;
+  return checkpoint(fs, t);
+}
+
+/* Reads and checks the transaction at pos with sequence seq; returns its buffer (NULL when the
+ * chain ends there: torn, stale or out of range; *rc set on an I/O error). */
+static uint8_t *read_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, uint64_t pos,
+                            uint64_t seq, uint32_t *n_out, uint32_t *nh_out, uint64_t *total_out,
+                            int *rc) {
+  if (pos + 2 > sb->journal_blocks) return NULL;
+  if ((*rc = ulfs_dev_read(dev, hdr, (sb->journal_start + pos) * BS, BS)) != 0) return NULL;
+  if (get32(hdr) != ULFS_JHDR_MAGIC || get64(hdr + 8) != seq) return NULL;
+  if (get32(hdr + 4) & ~JTX_ORDERED) return NULL;
+  uint32_t n = get32(hdr + 16), nh = get32(hdr + 20);
+  if (n == 0 || nh != hdr_blocks(n)) return NULL;
+  uint64_t total = (uint64_t)nh + n + 1;
+  if (pos + total > sb->journal_blocks) return NULL;
+  uint8_t *buf = ulfs_alloc_aligned(total * BS);
+  if (!buf) {
+    *rc = -ENOMEM;
+    return NULL;
+  }
+  if ((*rc = ulfs_dev_read(dev, buf, (sb->journal_start + pos) * BS, total * BS)) != 0) {
+    free(buf);
+    return NULL;
+  }
+  uint8_t *cm = buf + (nh + n) * (size_t)BS;
+  bool ok = get32(cm) == ULFS_JCMT_MAGIC && get64(cm + 8) == seq && get32(cm + 16) == n &&
+            get32(cm + 20) == ulfs_crc32c(0, buf, (nh + n) * (size_t)BS);
+  for (uint32_t i = 0; ok && i < n; i++) {
+    uint64_t tgt = *hdr_target(buf, i), blk = tgt & ~JDATA;
+    /* only metadata locations outside the superblocks and the journal may be targets, and
+     * only data blocks may carry data images */
+    if (blk < sb->bbitmap_start || blk >= sb->total_blocks) ok = false;
+    if ((tgt & JDATA) && blk < sb->data_start) ok = false;
+  }
+  if (!ok) {
+    free(buf);
+    return NULL;
+  }
+  *n_out = n;
+  *nh_out = nh;
+  *total_out = total;
+  return buf;
+}
+
+/* Two passes: the first finds the valid chain and its last ORDERED transaction, the second
+ * applies metadata images of every transaction and data images only after that one (J5). */
 int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *end_pos,
                    uint64_t *end_seq) {
-  uint64_t pos = sb->journal_head, seq = sb->journal_seq;
-  int count = 0, rc = 0;
   uint8_t *hdr = ulfs_alloc_aligned(BS);
   if (!hdr) return -ENOMEM;
+  int rc = 0;
+  int64_t count = 0, last_ordered = -1;
+  uint64_t pos = sb->journal_head, seq = sb->journal_seq;
   for (;;) {
-    if (pos + 2 > sb->journal_blocks) break;
-    if ((rc = ulfs_dev_read(dev, hdr, (sb->journal_start + pos) * BS, BS)) != 0) break;
-    if (get32(hdr) != ULFS_JHDR_MAGIC || get64(hdr + 8) != seq) break;
-    uint32_t n = get32(hdr + 16), nh = get32(hdr + 20);
-    if (n == 0 || nh != hdr_blocks(n)) break;
-    uint64_t total = (uint64_t)nh + n + 1;
-    if (pos + total > sb->journal_blocks) break;
-    uint8_t *buf = ulfs_alloc_aligned(total * BS);
-    if (!buf) {
-      rc = -ENOMEM;
-      break;
-    }
-    if ((rc = ulfs_dev_read(dev, buf, (sb->journal_start + pos) * BS, total * BS)) != 0) {
-      free(buf);
-      break;
-    }
-    uint8_t *cm = buf + (nh + n) * (size_t)BS;
-    bool ok = get32(cm) == ULFS_JCMT_MAGIC && get64(cm + 8) == seq && get32(cm + 16) == n &&
-              get32(cm + 20) == ulfs_crc32c(0, buf, (nh + n) * (size_t)BS);
-    for (uint32_t i = 0; ok && i < n; i++) {
-      uint64_t blk = *hdr_target(buf, i);
-      /* only metadata locations outside the superblocks and the journal may be targets */
-      if (blk < sb->bbitmap_start || blk >= sb->total_blocks) ok = false;
-    }
-    for (uint32_t i = 0; apply && ok && i < n && rc == 0; i++)
-      rc = ulfs_dev_write(dev, buf + (nh + i) * (size_t)BS, *hdr_target(buf, i) * BS, BS);
+    uint32_t n, nh;
+    uint64_t total;
+    uint8_t *buf = read_record(dev, sb, hdr, pos, seq, &n, &nh, &total, &rc);
+    if (!buf) break;
+    if (get32(buf + 4) & JTX_ORDERED) last_ordered = count;
     free(buf);
-    if (!ok || rc) break;
     pos += total;
     seq++;
     count++;
+  }
+  uint64_t apos = sb->journal_head, aseq = sb->journal_seq;
+  for (int64_t k = 0; apply && rc == 0 && k < count; k++) {
+    uint32_t n, nh;
+    uint64_t total;
+    uint8_t *buf = read_record(dev, sb, hdr, apos, aseq, &n, &nh, &total, &rc);
+    if (!buf) {
+      if (rc == 0) rc = -EIO; /* the record changed under us between the passes */
+      break;
+    }
+    for (uint32_t i = 0; i < n && rc == 0; i++) {
+      uint64_t tgt = *hdr_target(buf, i);
+      if ((tgt & JDATA) && k < last_ordered) continue;
+      rc = ulfs_dev_write(dev, buf + (nh + i) * (size_t)BS, (tgt & ~JDATA) * BS, BS);
+    }
+    free(buf);
+    apos += total;
+    aseq++;
   }
   free(hdr);
   if (rc) return rc;
   if (apply && count && (rc = ulfs_dev_flush(dev)) != 0) return rc;
   *end_pos = pos;
   *end_seq = seq;
-  return count;
+  return (int)count;
 }

@@ -12,7 +12,8 @@ static void round_trip(const char *img, ulfs_backend b, int flags, int expect_di
   OK(ulfs_dev_open(img, b, flags, &dev));
   CHECK(ulfs_dev_backend(dev) == b);
   if (expect_direct >= 0) CHECK(ulfs_dev_is_direct(dev) == expect_direct);
-  printf("%s: %s%s, %s I/O\n", img, ulfs_backend_name(b), flags & ULFS_DEV_SQPOLL ? "+sqpoll" : "",
+  printf("%s: %s%s%s, %s I/O\n", img, ulfs_backend_name(b), flags & ULFS_DEV_SQPOLL ? "+sqpoll" : "",
+         flags & ULFS_DEV_IOPOLL ? "+iopoll where the queue polls" : "",
          ulfs_dev_is_direct(dev) ? "O_DIRECT" : "buffered");
   OK(ulfs_mkfs(dev, NULL));
   ulfs *fs = t_mount(dev, 1u << 20);
@@ -66,6 +67,9 @@ int main(int argc, char **argv) {
   round_trip(img, ULFS_BACKEND_POSIX, ULFS_DEV_NO_DIRECT, 0);
   round_trip(img, ULFS_BACKEND_IO_URING, 0, -1);
   round_trip(img, ULFS_BACKEND_IO_URING, ULFS_DEV_SQPOLL, -1);
+  /* polled where the disk's queue polls, interrupt-driven (logged) where it does not */
+  round_trip(img, ULFS_BACKEND_IO_URING, ULFS_DEV_IOPOLL, -1);
+  round_trip(img, ULFS_BACKEND_IO_URING, ULFS_DEV_IOPOLL | ULFS_DEV_SQPOLL, -1);
   uring_threads(img);
   if (access("/dev/shm", W_OK) == 0) {
     snprintf(img, sizeof img, "/dev/shm/ulfs-test-%d.img", (int)getpid());

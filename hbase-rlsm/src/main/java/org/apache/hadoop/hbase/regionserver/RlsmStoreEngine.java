@@ -1,13 +1,18 @@
 package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.CompoundConfiguration;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.compactions.DefaultCompactor;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
+import org.apache.hadoop.hbase.rlsm.RlsmMasterObserver;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionUrgency;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
@@ -48,6 +53,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     throws IOException {
     this.store = store;
     this.comparator = comparator;
+    applyStoreSettings(conf, store);
     RlsmConfig config = new RlsmConfig(conf);
     this.openVerifyData = config.isOpenVerifyData();
     RlsmCompactionConfig compactionConfig;
@@ -67,7 +73,43 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     this.storeFileManager = new RlsmStoreFileManager(planner, urgency, stats);
   }
 
-  /** Counters of this store (also on JMX). */
+  /**
+   * HBase's {@code HStore} reads the memstore class, the blocking file count and the scan settings
+   * before it creates the engine; {@link RlsmMasterObserver} puts RLSM's values into the
+   * descriptor at create and alter (docs/install.md). Without it this is the last line: the pread
+   * limit the engine can still apply (the store's scan info is replaced before any scan), a
+   * compacting memstore fails the open (the RLSM engine has no in-memory compaction), and a
+   * missing hash memstore or blocking count, which cost speed but not correctness, is logged.
+   */
+  private static void applyStoreSettings(Configuration conf, HStore store) throws IOException {
+    if (store.memstore instanceof CompactingMemStore) {
+      throw new DoNotRetryIOException("Store " + store + " uses " + RlsmConfig.ENGINE_CLASS_NAME
+        + " with in-memory compaction, which RLSM does not support: set IN_MEMORY_COMPACTION => "
+        + "'NONE' on the family");
+    }
+    ScanInfo scanInfo = store.getScanInfo();
+    if (scanInfo.getPreadMaxBytes() != Long.MAX_VALUE) {
+      Configuration noStreamSwitch = new CompoundConfiguration().add(conf).addStringMap(
+        Collections.singletonMap(StoreScanner.STORESCANNER_PREAD_MAX_BYTES,
+          Long.toString(Long.MAX_VALUE)));
+      store.setScanInfo(new ScanInfo(noStreamSwitch, store.getColumnFamilyDescriptor(),
+        scanInfo.getTtl(), scanInfo.getTimeToPurgeDeletes(), scanInfo.getComparator()));
+    }
+    List<String> missing = new ArrayList<>();
+    if (conf.get(HStore.MEMSTORE_CLASS_NAME) == null) {
+      missing.add(HStore.MEMSTORE_CLASS_NAME);
+    }
+    if (conf.get(HStore.BLOCKING_STOREFILES_KEY) == null) {
+      missing.add(HStore.BLOCKING_STOREFILES_KEY);
+    }
+    if (!missing.isEmpty()) {
+      LOG.warn("Store {} uses RLSM without {} (HBase's defaults apply: skip-list memstore, 16 "
+        + "blocking files); enable {} on the master so that create and alter set them",
+        store, missing, RlsmMasterObserver.class.getName());
+    }
+  }
+
+  /** Counters of this store (also in HBase's metrics, see {@link RlsmMetricsSource}). */
   public RlsmStoreStats getStats() {
     return stats;
   }
@@ -115,8 +157,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     }
     updateLayoutStats();
     if (!warmup) {
-      stats.register("Store-" + store.getRegionInfo().getEncodedName() + "-"
-        + store.getColumnFamilyName());
+      stats.register(store);
     }
   }
 

@@ -1,21 +1,19 @@
 package org.apache.hadoop.hbase.regionserver;
 
 import java.util.concurrent.atomic.LongAdder;
-import javax.management.ObjectName;
+import java.util.function.ObjLongConsumer;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
-import org.apache.hadoop.metrics2.util.MBeans;
 import org.apache.yetus.audience.InterfaceAudience;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Byte and time counters of one RLSM store, by source, so write amplification can be broken
- * down (flush, append, index/manifest, split, merge, clean-up, major). Exposed over JMX as
- * {@code Hadoop:service=hbase-rlsm,name=Store-<region>-<family>} while the store is open.
+ * down (flush, append, index/manifest, split, merge, clean-up, major). Published through HBase's
+ * metrics system by {@link RlsmMetricsSource} while the store is open. Counters are
+ * {@link LongAdder}s and the layout fields volatile: written by flushes and compactions, read by
+ * the metrics system without locks.
  */
 @InterfaceAudience.Private
-public class RlsmStoreStats implements RlsmStoreStatsMXBean {
-  private static final Logger LOG = LoggerFactory.getLogger(RlsmStoreStats.class);
+public class RlsmStoreStats {
 
   private final LongAdder flushBytes = new LongAdder();
   private final LongAdder[] writtenByKind = new LongAdder[CompactionPlan.Kind.values().length];
@@ -24,11 +22,13 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
   private final LongAdder compactions = new LongAdder();
   private final LongAdder linkedFiles = new LongAdder();
   private final LongAdder compactionMillis = new LongAdder();
-  private final LongAdder freedBytes = new LongAdder();
   private volatile int partitions;
   private volatile int segments;
   private volatile int deepestPartition;
-  private volatile ObjectName mbean;
+  private final LongAdder freedBytes = new LongAdder();
+  /** Metric name prefixes while published (set before, cleared after, the source lists it). */
+  private volatile String tablePrefix;
+  private volatile String storePrefix;
 
   RlsmStoreStats() {
     for (int i = 0; i < writtenByKind.length; i++) {
@@ -36,20 +36,43 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
     }
   }
 
-  void register(String name) {
-    try {
-      mbean = MBeans.register("hbase-rlsm", name, this);
-    } catch (RuntimeException e) {
-      LOG.warn("Could not register JMX bean for {}", name, e);
-    }
+  /** Publishes the counters of store {@code store} (docs/operations.md "Metrics"). */
+  void register(HStore store) {
+    tablePrefix = RlsmMetricsSource.tablePrefix(store.getTableName());
+    storePrefix = RlsmMetricsSource.storePrefix(store);
+    RlsmMetricsSource.get().add(this);
   }
 
+  /** Withdraws the counters (the store is closing); idempotent. */
   void unregister() {
-    ObjectName n = mbean;
-    mbean = null;
-    if (n != null) {
-      MBeans.unregister(n);
-    }
+    RlsmMetricsSource.get().remove(this);
+  }
+
+  String tablePrefix() {
+    return tablePrefix;
+  }
+
+  String storePrefix() {
+    return storePrefix;
+  }
+
+  /** Every counter as (metric name, value), the names {@link RlsmMetricsSource} publishes. */
+  void snapshot(ObjLongConsumer<String> out) {
+    out.accept("rlsmFlushBytes", getFlushBytes());
+    out.accept("rlsmAppendBytes", getAppendBytes());
+    out.accept("rlsmManifestBytes", getManifestBytes());
+    out.accept("rlsmSplitBytes", getSplitBytes());
+    out.accept("rlsmMergeBytes", getMergeBytes());
+    out.accept("rlsmCleanupBytes", getCleanupBytes());
+    out.accept("rlsmMajorBytes", getMajorBytes());
+    out.accept("rlsmCompactionReadBytes", getCompactionReadBytes());
+    out.accept("rlsmCompactions", getCompactions());
+    out.accept("rlsmLinkedFiles", getLinkedFiles());
+    out.accept("rlsmCompactionMillis", getCompactionMillis());
+    out.accept("rlsmPartitions", partitions);
+    out.accept("rlsmSegments", segments);
+    out.accept("rlsmDeepestPartition", deepestPartition);
+    out.accept("rlsmFreedBytes", getFreedBytes());
   }
 
   void flushed(long bytes) {
@@ -82,79 +105,66 @@ public class RlsmStoreStats implements RlsmStoreStatsMXBean {
     return writtenByKind[k.ordinal()].sum();
   }
 
-  @Override
   public long getFlushBytes() {
     return flushBytes.sum();
   }
 
-  @Override
   public long getAppendBytes() {
     return written(CompactionPlan.Kind.APPEND);
   }
 
-  @Override
   public long getManifestBytes() {
     return manifestBytes.sum();
   }
 
-  @Override
   public long getSplitBytes() {
     return written(CompactionPlan.Kind.SPLIT);
   }
 
-  @Override
   public long getMergeBytes() {
     return written(CompactionPlan.Kind.MERGE);
   }
 
-  @Override
   public long getCleanupBytes() {
     return written(CompactionPlan.Kind.CLEANUP);
   }
 
-  @Override
   public long getMajorBytes() {
     return written(CompactionPlan.Kind.MAJOR);
   }
 
-  @Override
   public long getCompactionReadBytes() {
     return compactionReadBytes.sum();
   }
 
-  @Override
   public long getCompactions() {
     return compactions.sum();
   }
 
-  @Override
   public long getLinkedFiles() {
     return linkedFiles.sum();
   }
 
-  @Override
   public long getCompactionMillis() {
     return compactionMillis.sum();
   }
 
-  @Override
-  public long getFreedBytes() {
-    return freedBytes.sum();
-  }
-
-  @Override
-  public int getDeepestPartition() {
-    return deepestPartition;
-  }
-
-  @Override
   public int getPartitions() {
     return partitions;
   }
 
-  @Override
   public int getSegments() {
     return segments;
+  }
+
+  /** Bytes of data files compactions retired minus bytes they wrote (purged data), summed. */
+  public long getFreedBytes() {
+    return freedBytes.sum();
+  }
+
+  /** Segments of the deepest Level-1 partition (bounded by the planner). */
+  public int getDeepestPartition() {
+    return deepestPartition;
   }
 
   @Override

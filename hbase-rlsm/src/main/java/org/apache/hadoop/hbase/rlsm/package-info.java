@@ -1,7 +1,10 @@
 /**
  * Public entry points of hbase-rlsm: {@link org.apache.hadoop.hbase.rlsm.RlsmTables} builds
- * table and family descriptors that use the RLSM engine, {@link
- * org.apache.hadoop.hbase.rlsm.RlsmConfig} holds the engine's configuration keys.
+ * table and family descriptors that use the RLSM engine and completes descriptors that name only
+ * the engine, {@link org.apache.hadoop.hbase.rlsm.RlsmMasterObserver} applies that completion at
+ * create and alter on the master, {@link org.apache.hadoop.hbase.rlsm.RlsmConfig} holds the
+ * engine's configuration keys. Invariant: a descriptor the master stores never has an RLSM family
+ * with a setting RLSM cannot work with (docs/install.md).
  *
  * <p>Sub-packages, lowest layer first: {@code format} (byte codecs) &lt;- {@code index} and
  * {@code cachehint} &lt;- {@code file}, {@code compaction}, {@code memstore}, {@code ulfs} &lt;-

@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 
@@ -39,6 +40,14 @@ public final class RlsmTestCluster {
     conf.setLong("hbase.client.pause", 50);
     keepAbortsInProcess(conf);
     return util;
+  }
+
+  /**
+   * Enables the master observer that completes RLSM family descriptors at create and alter, as
+   * docs/install.md tells operators to.
+   */
+  public static void completeRlsmDescriptors(Configuration conf) {
+    conf.set(CoprocessorHost.MASTER_COPROCESSOR_CONF_KEY, RlsmMasterObserver.class.getName());
   }
 
   /** RegionServers aborted by a test must not halt the JVM later (see AbortTimeoutLog). */

@@ -100,8 +100,8 @@ public final class KillLoop {
   /** Runs the loop; true if every check passed. */
   boolean run() throws Exception {
     out.printf("kill loop: seed %d, %s, data %s, %d writers and %d readers per table, %d keys"
-      + " and %d counters per table%n", opts.seed, opts.ulfs ? "rootdir on ulfs" : "rootdir on"
-      + " the local file system", opts.dataDir, opts.writers, opts.readers, opts.keys,
+      + " and %d counters per table%n", opts.seed, !opts.ulfs ? "rootdir on the local file system"
+      : opts.powerLoss ? "rootdir on ulfs, kills are power cuts, WALs hsync" : "rootdir on ulfs", opts.dataDir, opts.writers, opts.readers, opts.keys,
       opts.counters);
     Random rnd = new Random(opts.seed);
     StandaloneServer server = new StandaloneServer(opts, freePorts(3));

@@ -25,7 +25,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 final class KillLoopOptions {
   static final String USAGE = "usage: KillLoop --dir DATA_DIR --conf-dir REPO/conf"
     + " [--cycles N] [--minutes M] [--writers N] [--readers N] [--keys N] [--counters N]"
-    + " [--min-run-seconds S] [--max-run-seconds S] [--min-ops N] [--seed N] [--fs local|ulfs]"
+    + " [--min-run-seconds S] [--max-run-seconds S] [--min-ops N] [--seed N] [--fs local|ulfs|ulfs-power]"
     + " [--ulfs-bytes N] [--server-heap SIZE]";
 
   File dataDir;
@@ -46,7 +46,14 @@ final class KillLoopOptions {
    */
   int minOps = 0;
   long seed = System.nanoTime();
+  /** hbase.rootdir on ulfs (--fs ulfs or ulfs-power). */
   boolean ulfs;
+  /**
+   * --fs ulfs-power: the fault device's power-loss model under ulfs (a kill is a power cut for
+   * unflushed device writes) and WALs synced with hsync (hbase.wal.hsync, FSYNC_WAL semantics);
+   * plain --fs ulfs tests SYNC_WAL (hflush) against the death of the process.
+   */
+  boolean powerLoss;
   long ulfsBytes = 4L << 30;
   String serverHeap = "768m";
 
@@ -99,6 +106,7 @@ final class KillLoopOptions {
           break;
         case "--fs":
           o.ulfs = fs(v);
+          o.powerLoss = v.equals("ulfs-power");
           break;
         case "--ulfs-bytes":
           o.ulfsBytes = Long.parseLong(v);
@@ -142,9 +150,9 @@ final class KillLoopOptions {
   }
 
   private static boolean fs(String v) {
-    if (!v.equals("local") && !v.equals("ulfs")) {
-      throw new IllegalArgumentException("--fs must be local or ulfs, got " + v);
+    if (!v.equals("local") && !v.equals("ulfs") && !v.equals("ulfs-power")) {
+      throw new IllegalArgumentException("--fs must be local, ulfs or ulfs-power, got " + v);
     }
-    return v.equals("ulfs");
+    return !v.equals("local");
   }
 }

@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.master.region.MasterRegionFactory;
+import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.rlsm.ulfs.UlfsConfig;
 import org.apache.yetus.audience.InterfaceAudience;
 
@@ -69,6 +71,9 @@ final class StandaloneServer {
     cmd.add("-Drlsm.zk.port=" + ports[0]);
     cmd.add("-Drlsm.master.port=" + ports[1]);
     cmd.add("-Drlsm.regionserver.port=" + ports[2]);
+    // No web UIs: loops run side by side and beside a standalone server.
+    cmd.add("-Drlsm.master.info.port=-1");
+    cmd.add("-Drlsm.regionserver.info.port=-1");
     cmd.add("-Drlsm.log.file=hbase-master.log");
     if (opts.ulfs) {
       cmd.add("-Drlsm.rootdir=ulfs:///hbase");
@@ -82,11 +87,14 @@ final class StandaloneServer {
     for (String kv : serverOverrides()) {
       cmd.add("-D" + kv);
     }
-    if (opts.ulfs) {
+    if (opts.powerLoss) {
       // Power-loss model: what ulfs has not flushed to the device lives only in this process,
-      // so the kill loses it. A new seed per start varies the fault device's choices.
+      // so the kill loses it. A new seed per start varies the fault device's choices. hflush
+      // promises nothing against a power cut, so every WAL (the master's too) syncs with hsync.
       cmd.add("-D" + UlfsConfig.FAULT_VOLATILE_KEY + "=true");
       cmd.add("-D" + UlfsConfig.FAULT_SEED_KEY + "=" + (opts.seed + starts + 1));
+      cmd.add("-D" + HRegion.WAL_HSYNC_CONF_KEY + "=true");
+      cmd.add("-D" + MasterRegionFactory.USE_HSYNC_KEY + "=true");
     }
     cmd.add("start");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -46,6 +46,7 @@ import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.tool.ToolSupport;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.RegionSplitter;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,10 +78,15 @@ public final class CreateTable {
 
   private static final String USAGE =
     "usage: create-table NAME FAMILY [FAMILY...] [--engine rlsm|default|stripe] [--versions N]\n"
-      + "                    [--conf KEY=VALUE]... [--replace] [--timeout SECONDS]\n"
+      + "                    [--conf KEY=VALUE]... [--splits KEY,KEY... | --regions N\n"
+      + "                    [--split-algo HexStringSplit|DecimalStringSplit|UniformSplit]]\n"
+      + "                    [--replace] [--timeout SECONDS]\n"
       + "  --engine    store engine of every family (default: rlsm)\n"
       + "  --versions  maximum versions kept per cell (default: HBase's, 1)\n"
       + "  --conf      extra configuration for every family, e.g. hbase.hstore.compaction.min=4\n"
+      + "  --splits    pre-split: the first row of every region but the first\n"
+      + "  --regions   pre-split into N regions by --split-algo (HBase's RegionSplitter;\n"
+      + "              default HexStringSplit)\n"
       + "  --replace   disable and drop the table first if it exists (its data is lost)\n"
       + "  --timeout   seconds to wait for the regions to open (default: "
       + DEFAULT_TIMEOUT_SECONDS + ")";
@@ -112,30 +118,10 @@ public final class CreateTable {
    */
   public static TableDescriptor descriptor(TableName name, List<byte[]> families, Engine engine,
     int versions, Map<String, String> extraConf) {
-    TableDescriptorBuilder table = TableDescriptorBuilder.newBuilder(name);
-    if (engine == Engine.RLSM) {
-      table = RlsmTables.configure(table);
-    }
+    TableDescriptorBuilder table = configure(engine, TableDescriptorBuilder.newBuilder(name));
     for (byte[] family : families) {
-      ColumnFamilyDescriptorBuilder cf;
-      switch (engine) {
-        case RLSM:
-          cf = RlsmTables.familyBuilder(family);
-          break;
-        case STRIPE:
-          cf = ColumnFamilyDescriptorBuilder.newBuilder(family)
-            .setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY,
-              StripeStoreEngine.class.getName())
-            .setConfiguration(HStore.BLOCKING_STOREFILES_KEY,
-              Integer.toString(STRIPE_BLOCKING_STORE_FILES));
-          break;
-        case DEFAULT:
-          cf = ColumnFamilyDescriptorBuilder.newBuilder(family).setConfiguration(
-            StoreEngine.STORE_ENGINE_CLASS_KEY, DefaultStoreEngine.class.getName());
-          break;
-        default:
-          throw new AssertionError(engine);
-      }
+      ColumnFamilyDescriptorBuilder cf =
+        configure(engine, ColumnFamilyDescriptorBuilder.newBuilder(family));
       if (versions > 0) {
         cf.setMaxVersions(versions);
       }
@@ -147,6 +133,30 @@ public final class CreateTable {
     return table.build();
   }
 
+  /** The table settings of {@code engine} (RLSM: split and merge off; the others: none). */
+  public static TableDescriptorBuilder configure(Engine engine, TableDescriptorBuilder table) {
+    return engine == Engine.RLSM ? RlsmTables.configure(table) : table;
+  }
+
+  /** The family settings of {@code engine}; the engine class is always named explicitly. */
+  public static ColumnFamilyDescriptorBuilder configure(Engine engine,
+    ColumnFamilyDescriptorBuilder cf) {
+    switch (engine) {
+      case RLSM:
+        return RlsmTables.configure(cf);
+      case STRIPE:
+        return cf
+          .setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName())
+          .setConfiguration(HStore.BLOCKING_STOREFILES_KEY,
+            Integer.toString(STRIPE_BLOCKING_STORE_FILES));
+      case DEFAULT:
+        return cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY,
+          DefaultStoreEngine.class.getName());
+      default:
+        throw new AssertionError(engine);
+    }
+  }
+
   /**
    * Creates the table and waits until its regions are open; with {@code replace} an existing
    * table of that name is dropped first.
@@ -154,6 +164,15 @@ public final class CreateTable {
    *           regions do not open within {@code timeoutSeconds}
    */
   public static void create(Admin admin, TableDescriptor td, boolean replace,
+    long timeoutSeconds) throws IOException {
+    create(admin, td, null, replace, timeoutSeconds);
+  }
+
+  /**
+   * {@link #create(Admin, TableDescriptor, boolean, long)} with the table pre-split at
+   * {@code splitKeys} (null: one region).
+   */
+  public static void create(Admin admin, TableDescriptor td, byte[][] splitKeys, boolean replace,
     long timeoutSeconds) throws IOException {
     TableName name = td.getTableName();
     if (admin.tableExists(name)) {
@@ -169,7 +188,8 @@ public final class CreateTable {
     // Asynchronous with our own bound: when a region cannot open (typically a store engine class
     // missing from the server's classpath) HBase retries the assignment forever, and the
     // synchronous createTable would only give up after hbase.client.sync.wait.timeout.msec.
-    Future<Void> done = admin.createTableAsync(td);
+    Future<Void> done = splitKeys == null ? admin.createTableAsync(td)
+      : admin.createTableAsync(td, splitKeys);
     try {
       done.get(timeoutSeconds, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
@@ -186,13 +206,48 @@ public final class CreateTable {
     LOG.info("Created table {}", td);
   }
 
+  /** The split keys of --splits or --regions/--split-algo, or null for one region. */
+  static byte[][] splitKeys(ToolSupport.Args args) throws ToolSupport.UsageException {
+    String splits = args.get("--splits", null);
+    String regions = args.get("--regions", null);
+    if (splits != null && regions != null) {
+      throw new ToolSupport.UsageException("give --splits or --regions, not both");
+    }
+    if (splits != null) {
+      String[] keys = splits.split(",");
+      byte[][] out = new byte[keys.length][];
+      for (int i = 0; i < keys.length; i++) {
+        out[i] = Bytes.toBytesBinary(keys[i]);
+      }
+      return out;
+    }
+    if (regions == null) {
+      if (args.get("--split-algo", null) != null) {
+        throw new ToolSupport.UsageException("--split-algo needs --regions");
+      }
+      return null;
+    }
+    long n = args.getLong("--regions", 1);
+    if (n < 2 || n > 100_000) {
+      throw new ToolSupport.UsageException("--regions must be between 2 and 100000");
+    }
+    String algo = args.get("--split-algo", RegionSplitter.HexStringSplit.class.getSimpleName());
+    try {
+      return RegionSplitter.newSplitAlgoInstance(ToolSupport.clientConf(), algo).split((int) n);
+    } catch (IOException | RuntimeException e) {
+      throw new ToolSupport.UsageException("bad --split-algo '" + algo + "': " + e.getMessage());
+    }
+  }
+
   static int run(String[] argv, Configuration conf, PrintStream out, PrintStream err) {
     TableDescriptor td;
+    byte[][] splitKeys;
     boolean replace;
     long timeout;
     try {
       ToolSupport.Args args = new ToolSupport.Args(argv, Arrays.asList("--replace"),
-        Arrays.asList("--engine", "--versions", "--conf", "--timeout"));
+        Arrays.asList("--engine", "--versions", "--conf", "--timeout", "--splits", "--regions",
+          "--split-algo"));
       List<String> pos = args.positional();
       if (pos.size() < 2) {
         throw new ToolSupport.UsageException("need a table name and at least one family");
@@ -226,6 +281,7 @@ public final class CreateTable {
         extra.put(kv.substring(0, eq), kv.substring(eq + 1));
       }
       td = descriptor(name, families, engine, (int) versions, extra);
+      splitKeys = splitKeys(args);
       replace = args.has("--replace");
       timeout = args.getLong("--timeout", DEFAULT_TIMEOUT_SECONDS);
       if (timeout <= 0) {
@@ -238,7 +294,7 @@ public final class CreateTable {
     }
     try (Connection conn = ConnectionFactory.createConnection(conf);
       Admin admin = conn.getAdmin()) {
-      create(admin, td, replace, timeout);
+      create(admin, td, splitKeys, replace, timeout);
       out.println("created table " + td.getTableName().getNameAsString());
       for (ColumnFamilyDescriptor cf : td.getColumnFamilies()) {
         out.println("  family " + cf.getNameAsString() + ": engine "

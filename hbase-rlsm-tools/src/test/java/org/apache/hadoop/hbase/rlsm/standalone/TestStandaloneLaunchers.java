@@ -27,9 +27,12 @@ import static org.junit.Assert.fail;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -64,6 +67,7 @@ import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
 import org.apache.hadoop.hbase.testclassification.IntegrationTests;
 import org.apache.hadoop.hbase.testclassification.MiscTests;
@@ -116,16 +120,20 @@ public class TestStandaloneLaunchers {
   private int zkPort;
   private int masterPort;
   private int rsPort;
+  private int masterInfoPort;
+  private int rsInfoPort;
 
   @Before
   public void setUp() throws IOException {
     assertTrue("repository root not found from " + REPO,
       new File(REPO, "bin/hbase-start").canExecute());
     dataDir = tmp.newFolder("data");
-    int[] ports = freePorts(3);
+    int[] ports = freePorts(5);
     zkPort = ports[0];
     masterPort = ports[1];
     rsPort = ports[2];
+    masterInfoPort = ports[3];
+    rsInfoPort = ports[4];
   }
 
   /** Safety net: a failed assertion must not leave a server running on the machine. */
@@ -198,6 +206,17 @@ public class TestStandaloneLaunchers {
       }
       assertRlsmFilesUnderDataDir(table, admin.getRegions(table));
     }
+    // The web UIs are on, and the RLSM counters of the table are in the RegionServer's /jmx.
+    assertTrue(http(masterInfoPort, "/master-status").contains(table.getNameAsString()));
+    // The metrics system refreshes its JMX view on its own period: poll (a hang guard only).
+    String counter = "Namespace_default_table_launcher_rlsm_metric_rlsmFlushBytes";
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_GUARD_SECONDS);
+    String jmx;
+    while (!(jmx = http(rsInfoPort, "/jmx?qry=Hadoop:service=HBase,name=RegionServer,sub=Rlsm"))
+      .contains(counter) && System.nanoTime() < deadline) {
+      Thread.sleep(500); // pacing of the poll, not synchronisation
+    }
+    assertTrue(jmx, jmx.contains(counter));
 
     checkShell(table);
 
@@ -236,37 +255,83 @@ public class TestStandaloneLaunchers {
   }
 
   /**
-   * bin/hbase-shell both ways a script uses it: commands on standard input (reading the RLSM
-   * table written above; a failing command makes the exit status 1) and a script file that
-   * creates an RLSM table, writes and counts.
+   * bin/hbase-shell both ways a script uses it, in HBase shell syntax: commands on standard input
+   * (reading the RLSM table written above; failing commands, a missing table and a split of the
+   * RLSM table, are shown as ERROR lines and make the exit status 1) and a script file that runs
+   * the operators' commands on a default-engine table and creates an RLSM table with only the
+   * engine key.
    */
   private void checkShell(TableName written) throws Exception {
+    String t = written.getNameAsString();
     File commands = tmp.newFile("commands.txt");
     Files.write(commands.toPath(), ("list\n"
-      + "get '" + written.getNameAsString() + "', '" + Bytes.toString(row(5)) + "', 'f:q'\n"
-      + "get 'no_such_table', 'r'\n").getBytes(StandardCharsets.UTF_8));
+      + "get '" + t + "', '" + Bytes.toString(row(5)) + "', 'f:q'\n"
+      + "scan '" + t + "', {FILTER => \"PrefixFilter('" + Bytes.toString(row(7)) + "')\"}\n"
+      + "describe '" + t + "'\n"
+      + "status\n"
+      + "get 'no_such_table', 'r'\n"
+      + "split '" + t + "'\n").getBytes(StandardCharsets.UTF_8));
     Run piped = run(Map.of(), commands, "bin/hbase-shell");
     assertEquals(piped.output, 1, piped.rc);
-    assertTrue(piped.output, piped.output.contains(written.getNameAsString()));
+    assertTrue(piped.output, piped.output.contains(t));
     assertTrue(piped.output, piped.output.contains("value=" + Bytes.toString(value(5))));
     assertTrue(piped.output, piped.output.contains("1 column(s)"));
+    assertTrue(piped.output, piped.output.contains(" " + Bytes.toString(row(7)) + " ")); // scan
+    assertTrue(piped.output, piped.output.contains(RlsmConfig.ENGINE_CLASS_NAME));
+    assertTrue(piped.output, piped.output.contains("1 servers, 0 dead"));
     assertTrue(piped.output, piped.output.contains("ERROR: TableNotFoundException"));
+    assertTrue(piped.output, piped.output.contains("ERROR: DoNotRetryIOException"));
 
     File script = tmp.newFile("script.rb");
-    Files.write(script.toPath(), ("create 'shell_rlsm', 'f'\n"
-      + "put 'shell_rlsm', 'r1', 'f:q', 'from-shell'\n"
-      + "n = count 'shell_rlsm'\n"
-      + "raise \"count gave #{n}\" unless n == 1\n").getBytes(StandardCharsets.UTF_8));
+    Files.write(script.toPath(), String.join("\n",
+      "create 'shell_plain', {NAME => 'f', VERSIONS => 2, TTL => 86400}, SPLITS => ['m']",
+      "put 'shell_plain', 'a', 'f:q', 'x'",
+      "put 'shell_plain', 'z', 'f:q', 'y'",
+      "n = incr 'shell_plain', 'c', 'f:n', 5",
+      "raise \"incr gave #{n}\" unless n == 5",
+      "n = scan 'shell_plain', {FILTER => \"PrefixFilter('z')\"}",
+      "raise \"filtered scan gave #{n}\" unless n == 1",
+      "flush 'shell_plain'",
+      "compact 'shell_plain'",
+      "major_compact 'shell_plain', 'f'",
+      "alter 'shell_plain', {NAME => 'f', VERSIONS => 5}",
+      "describe 'shell_plain'",
+      "snapshot 'shell_plain', 'shell_snap'",
+      "clone_snapshot 'shell_snap', 'shell_clone'",
+      "n = count 'shell_clone'",
+      "raise \"clone has #{n} rows\" unless n == 3",
+      "raise 'snapshot not listed' unless list_snapshots.include?('shell_snap')",
+      "disable 'shell_plain'",
+      "restore_snapshot 'shell_snap'",
+      "enable 'shell_plain'",
+      "split 'shell_plain', 'c'",
+      "truncate 'shell_plain'",
+      "n = count 'shell_plain'",
+      "raise \"truncate left #{n} rows\" unless n == 0",
+      "create 'shell_rlsm', {NAME => 'f', CONFIGURATION => {",
+      "  'hbase.hstore.engine.class' => '" + RlsmConfig.ENGINE_CLASS_NAME + "'}}",
+      "put 'shell_rlsm', 'r1', 'f:q', 'from-shell'",
+      "n = count 'shell_rlsm'",
+      "raise \"count gave #{n}\" unless n == 1", "").getBytes(StandardCharsets.UTF_8));
     Run scripted = run("bin/hbase-shell", script.getPath());
     assertEquals(scripted.output, 0, scripted.rc);
-    assertTrue(scripted.output, scripted.output.contains("Created table shell_rlsm (rlsm engine)"));
-    TableName created = TableName.valueOf("shell_rlsm");
-    try (Connection conn = ConnectionFactory.createConnection(clientConf());
-      Table t = conn.getTable(created)) {
-      assertEquals(RlsmConfig.ENGINE_CLASS_NAME, conn.getAdmin().getDescriptor(created)
-        .getColumnFamily(F).getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
-      assertEquals("from-shell",
-        Bytes.toString(t.get(new Get(Bytes.toBytes("r1"))).getValue(F, Q)));
+    assertTrue(scripted.output, scripted.output.contains("Created table shell_rlsm"));
+    assertTrue(scripted.output, scripted.output.contains("VERSIONS => '5'"));
+    try (Connection conn = ConnectionFactory.createConnection(clientConf())) {
+      Admin admin = conn.getAdmin();
+      // create keeps HBase's default engine unless a family names one.
+      assertEquals(null, admin.getDescriptor(TableName.valueOf("shell_plain")).getColumnFamily(F)
+        .getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
+      // Only the engine key was given: the master completed the family (RlsmMasterObserver).
+      TableName created = TableName.valueOf("shell_rlsm");
+      assertEquals(RlsmTables.complete(admin.getDescriptor(created)),
+        admin.getDescriptor(created));
+      assertEquals(RlsmConfig.ENGINE_CLASS_NAME, admin.getDescriptor(created).getColumnFamily(F)
+        .getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
+      try (Table table = conn.getTable(created)) {
+        assertEquals("from-shell",
+          Bytes.toString(table.get(new Get(Bytes.toBytes("r1"))).getValue(F, Q)));
+      }
     }
   }
 
@@ -347,6 +412,8 @@ public class TestStandaloneLaunchers {
     env.put("RLSM_ZK_PORT", Integer.toString(zkPort));
     env.put("RLSM_MASTER_PORT", Integer.toString(masterPort));
     env.put("RLSM_RS_PORT", Integer.toString(rsPort));
+    env.put("RLSM_MASTER_INFO_PORT", Integer.toString(masterInfoPort));
+    env.put("RLSM_RS_INFO_PORT", Integer.toString(rsInfoPort));
     // A small server: this test and the build share the machine.
     env.put("RLSM_HEAP", "512m");
     env.put("RLSM_TOOL_HEAP", "256m");
@@ -405,6 +472,20 @@ public class TestStandaloneLaunchers {
   }
 
   /** Distinct ports that were free a moment ago (the OS hands out ephemeral ones). */
+  /** The body of a GET on the standalone server's web UI port {@code port} (status 200). */
+  private static String http(int port, String path) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) new URL(
+      "http://127.0.0.1:" + port + path).openConnection();
+    c.setConnectTimeout((int) TimeUnit.SECONDS.toMillis(HANG_GUARD_SECONDS));
+    c.setReadTimeout((int) TimeUnit.SECONDS.toMillis(HANG_GUARD_SECONDS));
+    try (InputStream in = c.getInputStream()) {
+      assertEquals(path, 200, c.getResponseCode());
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } finally {
+      c.disconnect();
+    }
+  }
+
   private static int[] freePorts(int n) throws IOException {
     List<ServerSocket> held = new ArrayList<>();
     try {

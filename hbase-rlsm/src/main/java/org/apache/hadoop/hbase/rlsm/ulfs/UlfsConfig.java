@@ -30,6 +30,13 @@ public final class UlfsConfig {
   public static final String SQPOLL_KEY = "fs.ulfs.io_uring.sqpoll";
   public static final boolean DEFAULT_SQPOLL = false;
 
+  /**
+   * io_uring: polled completions (IORING_SETUP_IOPOLL) where the device allows them (O_DIRECT
+   * and a block queue that polls); otherwise interrupt-driven, logged.
+   */
+  public static final String IOPOLL_KEY = "fs.ulfs.io_uring.iopoll";
+  public static final boolean DEFAULT_IOPOLL = false;
+
   /** Try O_DIRECT on the device (falls back to buffered I/O, logged, when refused). */
   public static final String DIRECT_KEY = "fs.ulfs.direct";
   public static final boolean DEFAULT_DIRECT = true;

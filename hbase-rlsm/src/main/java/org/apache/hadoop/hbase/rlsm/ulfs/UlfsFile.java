@@ -91,6 +91,11 @@ final class UlfsFile implements AutoCloseable {
     nativeFsync(handle, fd);
   }
 
+  /** Data and metadata on the device, without a device flush (ulfs_hflush). */
+  void hflush() throws IOException {
+    nativeHflush(handle, fd);
+  }
+
   void truncate(long size) throws IOException {
     nativeFtruncate(handle, fd, size);
   }
@@ -128,6 +133,8 @@ final class UlfsFile implements AutoCloseable {
     throws IOException;
 
   private static native void nativeFsync(long h, int fd) throws IOException;
+
+  private static native void nativeHflush(long h, int fd) throws IOException;
 
   private static native void nativeClose(long h, int fd) throws IOException;
 

@@ -76,6 +76,9 @@ public final class UlfsMount {
       if (conf.getBoolean(UlfsConfig.SQPOLL_KEY, UlfsConfig.DEFAULT_SQPOLL)) {
         flags |= 1; // ULFS_DEV_SQPOLL
       }
+      if (conf.getBoolean(UlfsConfig.IOPOLL_KEY, UlfsConfig.DEFAULT_IOPOLL)) {
+        flags |= 4; // ULFS_DEV_IOPOLL
+      }
       if (!conf.getBoolean(UlfsConfig.DIRECT_KEY, UlfsConfig.DEFAULT_DIRECT)) {
         flags |= 2; // ULFS_DEV_NO_DIRECT
       }

@@ -12,15 +12,15 @@ import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRoleHint;
 
 /**
- * Output stream over a ulfs descriptor, buffered in one direct buffer. {@link #hflush()} and
- * {@link #hsync()} both make data and metadata durable on the device before returning: hflush is
- * what HBase's WAL calls for SYNC_WAL (the default durability), and HBase acknowledges a write
- * after it on the promise that the edit survives a crash of this process (on HDFS it sits on the
- * datanodes, on the local file system in the kernel's page cache). ulfs keeps dirty pages in this
- * process, so an hflush that only reached the ulfs page cache was lost by kill -9; the kill loop
- * found acknowledged puts missing after restarts (docs/kill-loop.md). {@link #close()} flushes
- * and makes the file durable. All methods are synchronized: HBase's WAL calls hflush/hsync from
- * sync threads while another thread appends.
+ * Output stream over a ulfs descriptor, buffered in one direct buffer. The two sync calls keep
+ * HDFS's meaning (docs/ulfs.md "Durability"): {@link #hflush()} returns once the data is written
+ * to the device in a journal record without a device flush, so it is visible to every reader
+ * and survives the death of this process (the kernel holds the written blocks; ulfs's page cache
+ * lives in this process, so the data must leave it) but not a power loss; that is what HBase's
+ * WAL calls for SYNC_WAL, the default durability. {@link #hsync()} (FSYNC_WAL,
+ * {@code hbase.wal.hsync}) also flushes the device, sharing the commit with concurrent syncs.
+ * {@link #close()} flushes and makes the file durable. All methods are synchronized: HBase's WAL
+ * calls hflush/hsync from sync threads while another thread appends.
  */
 final class UlfsOutputStream extends OutputStream
   implements Syncable, StreamCapabilities, CanSetDropBehind, StreamRoleHint {
@@ -81,7 +81,8 @@ final class UlfsOutputStream extends OutputStream
 
   @Override
   public synchronized void hflush() throws IOException {
-    hsync();
+    flush();
+    file.hflush();
   }
 
   @Override

@@ -28,7 +28,11 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RlsmTestStores;
+import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
@@ -64,7 +68,8 @@ public class TestRlsmDifferential {
   private static final int ROWS = 400;
   private static final int QUALIFIERS = 6;
   @ClassRule(order = 1)
-  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  public static final RlsmMiniClusterRule CLUSTER =
+    new RlsmMiniClusterRule(1, RlsmTestCluster::completeRlsmDescriptors);
   private static final HBaseTestingUtility util = CLUSTER.util();
 
   private static byte[] row(int i) {
@@ -81,9 +86,10 @@ public class TestRlsmDifferential {
       ColumnFamilyDescriptorBuilder.newBuilder(F).setMaxVersions(1000);
     TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn);
     if (rlsm) {
-      RlsmTables.configure(cf);
-      RlsmTables.configure(tb);
-      cf.setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(96 * 1024))
+      // Only the engine key, as an operator would: the master completes the rest
+      // (RlsmMasterObserver); the other keys make compactions frequent on little data.
+      cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME)
+        .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(96 * 1024))
         .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4")
         .setConfiguration(RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY, "false");
     } else {
@@ -91,6 +97,12 @@ public class TestRlsmDifferential {
         .setConfiguration(HConstants.MAJOR_COMPACTION_PERIOD, "0");
     }
     util.getAdmin().createTable(tb.setColumnFamily(cf.build()).build());
+    if (rlsm) {
+      assertEquals(RlsmTables.complete(util.getAdmin().getDescriptor(tn)),
+        util.getAdmin().getDescriptor(tn));
+      assertEquals(HashMemStoreConfig.MEMSTORE_CLASS_NAME, RlsmTestStores.memStoreClass(
+        util.getHBaseCluster().getRegions(tn).get(0).getStore(F)).getName());
+    }
     return tn;
   }
 

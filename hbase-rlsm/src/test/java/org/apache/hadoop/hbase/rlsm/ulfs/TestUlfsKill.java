@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.rlsm.ulfs;
 
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.BufferedReader;
@@ -26,7 +27,10 @@ import org.junit.experimental.categories.Category;
  * every record whose hsync had returned and every marker whose create had returned must be on
  * the image; ulfs-fsck (which replays the journal) must find it clean. Run for the posix and the
  * io_uring backend, each on its own image file under target/, and with hflush instead of hsync:
- * HBase acknowledges SYNC_WAL writes after an hflush, so that too must survive kill -9.
+ * HBase acknowledges SYNC_WAL writes after an hflush, so that too must survive kill -9. And the
+ * line between hflush and hsync (docs/ulfs.md "Durability"): records hflushed after an hsync are
+ * visible to a second reader at once and survive kill -9, but are lost when the process holding
+ * the fault device's unflushed writes dies (a power loss), while the hsynced ones are not.
  */
 @Category({ MediumTests.class, IOTests.class })
 public class TestUlfsKill {
@@ -85,6 +89,44 @@ public class TestUlfsKill {
       records >= synced + 1);
     assertTrue("marker " + marker + " was created but the newest present is " + markerFound,
       markerFound >= marker);
+  }
+
+  /** Runs UlfsKillChild sync-then-wait, kills it once done, returns the intact records. */
+  private int syncThenKill(String name, String... faults) throws Exception {
+    File image = new File("target/ulfs-kill/" + name + ".img").getAbsoluteFile();
+    image.delete();
+    image.getParentFile().mkdirs();
+    List<String> args = new ArrayList<>(Arrays.asList("sync-then-wait", image.getPath(), "posix"));
+    args.addAll(Arrays.asList(faults));
+    Process w = child(args.toArray(new String[0]));
+    List<String> seen = new ArrayList<>();
+    try (BufferedReader r =
+      new BufferedReader(new InputStreamReader(w.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null && !line.equals("done")) {
+        seen.add(line);
+      }
+      w.destroyForcibly();
+      assertTrue(w.waitFor(RlsmTestCluster.HANG_GUARD_MINUTES, TimeUnit.MINUTES));
+    }
+    int hflushed = UlfsKillChild.SYNC_THEN_WAIT_RECORDS - UlfsKillChild.SYNC_THEN_WAIT_HSYNCED;
+    assertEquals("hflushed records a second reader saw: " + seen, hflushed,
+      seen.stream().filter(l -> l.startsWith("visible ")).count());
+    ChildJvm.output(new ProcessBuilder(new File("target/native/ulfs-fsck").getAbsolutePath(),
+      image.getPath()).redirectErrorStream(true).start()); // exit code 0: clean
+    List<String> out =
+      Arrays.asList(ChildJvm.output(child("verify", image.getPath(), "posix")).split("\n"));
+    return last(out, "records ");
+  }
+
+  @Test
+  public void testHflushSurvivesKill() throws Exception {
+    assertEquals(UlfsKillChild.SYNC_THEN_WAIT_RECORDS, syncThenKill("hflush-kill"));
+  }
+
+  @Test
+  public void testHflushLostByPowerLossHsyncNot() throws Exception {
+    assertEquals(UlfsKillChild.SYNC_THEN_WAIT_HSYNCED, syncThenKill("hflush-power", "volatile"));
   }
 
   @Test

@@ -14,7 +14,11 @@ import org.apache.hadoop.fs.Path;
  * The child process of {@link TestUlfsKill}. {@code write <image> <backend> [hsync|hflush]}
  * appends 4 KB records to /kill/log forever, hsync'ing (or hflush'ing) every other one and
  * creating a marker file every tenth, and prints "synced N" / "marker N" only after the call
- * returned. {@code verify <image> <backend>}
+ * returned. {@code sync-then-wait <image> <backend> [volatile]} appends 10 records, hsyncs after
+ * the fifth and hflushes after each later one, reading each hflushed record back through a second
+ * stream ("visible N"), prints "done" and waits to be killed; with {@code volatile} the device
+ * is the fault device whose unflushed writes live in this process, so the kill is a power loss
+ * (the flusher is kept from flushing by its interval). {@code verify <image> <backend>}
  * mounts the image after the writer was killed and prints how many leading records are intact
  * and the highest marker present.
  */
@@ -41,10 +45,47 @@ public final class UlfsKillChild {
     return b.array();
   }
 
+  static final int SYNC_THEN_WAIT_RECORDS = 10;
+  static final int SYNC_THEN_WAIT_HSYNCED = 5;
+
+  private static void syncThenWait(FileSystem fs, Path log, PrintStream out) throws Exception {
+    fs.mkdirs(log.getParent());
+    FSDataOutputStream os = fs.create(log);
+    byte[] buf = new byte[RECORD];
+    try (FSDataInputStream in = fs.open(log)) {
+      for (int i = 0; i < SYNC_THEN_WAIT_RECORDS; i++) {
+        os.write(record(i));
+        if (i + 1 < SYNC_THEN_WAIT_HSYNCED) {
+          continue;
+        }
+        if (i + 1 == SYNC_THEN_WAIT_HSYNCED) {
+          os.hsync();
+          continue;
+        }
+        os.hflush();
+        in.readFully((long) i * RECORD, buf);
+        if (java.util.Arrays.equals(buf, record(i))) {
+          out.println("visible " + i);
+        }
+      }
+    }
+    out.println("done");
+    out.flush();
+    System.in.read(); // killed here
+  }
+
   public static void main(String[] args) throws Exception {
     PrintStream out = System.out;
-    FileSystem fs = FileSystem.get(URI.create("ulfs:///"), conf(args[1], args[2]));
+    Configuration conf = conf(args[1], args[2]);
+    if (args.length > 3 && args[3].equals("volatile")) {
+      conf.setBoolean(UlfsConfig.FAULT_VOLATILE_KEY, true);
+      conf.setInt(UlfsConfig.FLUSH_INTERVAL_MS_KEY, Integer.MAX_VALUE);
+    }
+    FileSystem fs = FileSystem.get(URI.create("ulfs:///"), conf);
     Path log = new Path("/kill/log");
+    if (args[0].equals("sync-then-wait")) {
+      syncThenWait(fs, log, out);
+    }
     if (args[0].equals("write")) {
       fs.mkdirs(log.getParent());
       FSDataOutputStream os = fs.create(log);

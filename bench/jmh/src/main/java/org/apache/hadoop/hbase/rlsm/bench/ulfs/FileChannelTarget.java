@@ -16,7 +16,8 @@ import org.apache.hadoop.fs.Path;
  * The baseline: a plain {@link FileChannel} on the kernel file the LocalFileSystem targets read,
  * with direct buffers (no copy through a temporary one). Preads are
  * {@code FileChannel.read(buffer, position)} (pread(2)); appends {@code write} then
- * {@code force(false)} (fdatasync(2): data and the size, not the mtime).
+ * {@code force(false)} (fdatasync(2): data and the size, not the mtime) for hsync, nothing more
+ * for hflush (the written data is in the kernel's page cache, which survives the process).
  */
 final class FileChannelTarget implements IoTarget {
   private final String name;
@@ -84,12 +85,14 @@ final class FileChannelTarget implements IoTarget {
   }
 
   @Override
-  public void appendAndSync(int len) throws IOException {
+  public void appendAndSync(int len, boolean hsync) throws IOException {
     appendData.clear().limit(len);
     while (appendData.hasRemaining()) {
       out.write(appendData);
     }
-    out.force(false);
+    if (hsync) {
+      out.force(false);
+    }
   }
 
   @Override

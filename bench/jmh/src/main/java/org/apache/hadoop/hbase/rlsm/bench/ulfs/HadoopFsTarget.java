@@ -20,7 +20,7 @@ import org.apache.hadoop.hbase.rlsm.ulfs.UlfsFileSystem;
  * ({@link UlfsFileSystem} with the io_uring or POSIX backend), Hadoop's checksummed
  * {@link LocalFileSystem}, or its {@link org.apache.hadoop.fs.RawLocalFileSystem}. Preads are
  * {@code FSDataInputStream.readFully(position, byte[], ...)}, appends {@code write} then
- * {@code hsync}.
+ * {@code hsync} or {@code hflush}.
  */
 final class HadoopFsTarget implements IoTarget {
   /** Size of the ulfs image created on first use (sparse): room for the 1 GiB read file. */
@@ -133,9 +133,13 @@ final class HadoopFsTarget implements IoTarget {
   }
 
   @Override
-  public void appendAndSync(int len) throws IOException {
+  public void appendAndSync(int len, boolean hsync) throws IOException {
     out.write(appendData, 0, len);
-    out.hsync();
+    if (hsync) {
+      out.hsync();
+    } else {
+      out.hflush();
+    }
   }
 
   @Override

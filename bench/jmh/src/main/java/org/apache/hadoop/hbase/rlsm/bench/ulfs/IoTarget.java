@@ -62,8 +62,12 @@ interface IoTarget extends Closeable {
   /** (Re)creates the append file, empty, and opens it for appends. */
   void startAppends() throws IOException;
 
-  /** Appends len bytes (at most {@link #MAX_IO}) and makes them durable (hsync / force). */
-  void appendAndSync(int len) throws IOException;
+  /**
+   * Appends len bytes (at most {@link #MAX_IO}). With hsync they are made durable (hsync /
+   * force(false)); without, only visible to readers and safe from the writer's death (hflush /
+   * a plain write for the kernel, whose page cache outlives the process).
+   */
+  void appendAndSync(int len, boolean hsync) throws IOException;
 
   /** The ulfs mount's counters (UlfsMount.counters order), or null for a kernel target. */
   long[] ulfsCounters();

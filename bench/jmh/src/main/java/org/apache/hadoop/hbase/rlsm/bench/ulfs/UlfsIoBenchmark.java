@@ -19,7 +19,7 @@ import org.openjdk.jmh.infra.IterationParams;
 
 /**
  * The file-layer benchmark (docs/benchmarks.md): random preads of a pre-written file, and
- * sequential appends each followed by hsync, of 4 KB and 64 KB (parameter ioKb), through each
+ * sequential appends each followed by hsync or by hflush, of 4 KB and 64 KB (parameter ioKb), through each
  * {@link IoTarget} on the same disk. SampleTime gives the latency percentiles, Throughput the
  * operations per second of one thread. JMH forks one JVM per parameter combination, which gives
  * each ulfs target its own mount (one device per process). Run all of it with
@@ -152,8 +152,8 @@ public class UlfsIoBenchmark {
       counters.iterationStarts(ip);
     }
 
-    void append() throws IOException {
-      io.appendAndSync(ioKb << 10);
+    void append(boolean hsync) throws IOException {
+      io.appendAndSync(ioKb << 10, hsync);
       counters.op();
     }
   }
@@ -165,6 +165,11 @@ public class UlfsIoBenchmark {
 
   @Benchmark
   public void appendHsync(Appends a) throws IOException {
-    a.append();
+    a.append(true);
+  }
+
+  @Benchmark
+  public void appendHflush(Appends a) throws IOException {
+    a.append(false);
   }
 }

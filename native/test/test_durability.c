@@ -1,0 +1,299 @@
+/* test_durability -- hflush against hsync (fsync), and the group commit (docs/ulfs.md
+ * "Durability").
+ *  - hflush makes appended data visible to a second descriptor at once, and needs no device
+ *    flush (the counters say so);
+ *  - the death of the process: the memory device stops applying writes after the k-th one
+ *    (what a process killed at that instant leaves in the kernel), for every k over a run of
+ *    appends each followed by hflush. After remount fsck is clean and the file holds at least
+ *    what the last returned hflush covered, and only the appended bytes;
+ *  - power loss (the fault device's volatile writes): data only hflushed is lost when every
+ *    unflushed write is dropped, data hsynced is not; with random subsets of the unflushed
+ *    blocks (whole or torn) persisting, the file is always a prefix of what was written, at
+ *    least up to the last hsync, and fsck is clean;
+ *  - group commit: 8 threads append and fsync their own files at the same time; the memory
+ *    device holds the first commit's flush until the 7 others wait behind it, so their syncs
+ *    overlap by construction, and all 7 must share one commit. Then the same writers on the
+ *    power-loss device without holding: nothing fsync'ed is lost, with fewer commits than syncs.
+ */
+#include <sched.h>
+#include <time.h>
+
+#include "t.h"
+
+#define DEV_BYTES (16u << 20)
+#define WRITERS 8
+#define ROUNDS 20
+#define CHUNK 3000 /* not a multiple of 4096: each hflush leaves a partial tail page */
+
+static ulfs_counters counters(ulfs *fs) {
+  ulfs_counters c;
+  ulfs_get_counters(fs, &c);
+  return c;
+}
+
+static void append(ulfs *fs, int fd, uint32_t seed, uint64_t off, uint64_t n) {
+  uint8_t buf[CHUNK];
+  CHECK(n <= sizeof buf);
+  for (uint64_t i = 0; i < n; i++) buf[i] = t_byte(seed, off + i);
+  CHECK_RC(ulfs_pwrite(fs, fd, buf, n, off), n);
+}
+
+/* The file's size, and whether its bytes are the first `size` bytes of content seed. */
+static uint64_t prefix_size(ulfs *fs, const char *path, uint32_t seed) {
+  ulfs_stat st;
+  OK(ulfs_stat_path(fs, path, &st));
+  CHECK(t_file_matches(fs, path, seed, st.size));
+  return st.size;
+}
+
+static void test_visible_without_flush(void) {
+  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
+  ulfs *fs = t_mount(dev, 1u << 20);
+  int w = ulfs_open(fs, "/wal", O_CREAT | O_WRONLY, 0644);
+  CHECK(w >= 0);
+  int r = ulfs_open(fs, "/wal", O_RDONLY, 0);
+  CHECK(r >= 0);
+  for (int i = 0; i < 10; i++) {
+    append(fs, w, 1, (uint64_t)i * CHUNK, CHUNK);
+    ulfs_counters before = counters(fs);
+    OK(ulfs_hflush(fs, w));
+    ulfs_counters after = counters(fs);
+    CHECK(after.dev_flushes == before.dev_flushes);       /* no device flush on its path */
+    CHECK(after.journal_commits == before.journal_commits + 1); /* one record */
+    uint8_t buf[CHUNK];
+    CHECK_RC(ulfs_pread(fs, r, buf, CHUNK, (uint64_t)i * CHUNK), CHUNK);
+    for (int k = 0; k < CHUNK; k++) CHECK(buf[k] == t_byte(1, (uint64_t)i * CHUNK + k));
+    ulfs_stat st;
+    OK(ulfs_fstat(fs, r, &st));
+    CHECK(st.size == (uint64_t)(i + 1) * CHUNK);
+  }
+  /* nothing new: an hflush writes nothing */
+  ulfs_counters before = counters(fs);
+  OK(ulfs_hflush(fs, w));
+  CHECK(counters(fs).dev_writes == before.dev_writes);
+  OK(ulfs_close(fs, r));
+  OK(ulfs_close(fs, w));
+  t_unmount_fsck_close(fs, dev);
+}
+
+/* One run of appends with hflush on a fresh memory device that stops applying writes after
+ * `k` of them; returns the number of writes the run issued. */
+static uint64_t kill_run(int64_t k, int appends) {
+  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
+  ulfs *fs = t_mount(dev, 1u << 20);
+  int fd = ulfs_open(fs, "/wal", O_CREAT | O_WRONLY, 0644);
+  CHECK(fd >= 0);
+  uint64_t start = ulfs_dev_write_count(dev);
+  if (k >= 0) OK(ulfs_dev_mem_freeze_after(dev, k));
+  uint64_t acked = 0; /* size covered by the last hflush that returned before the cut */
+  for (int i = 0; i < appends; i++) {
+    append(fs, fd, 2, (uint64_t)i * CHUNK, CHUNK);
+    OK(ulfs_hflush(fs, fd));
+    if (k < 0 || ulfs_dev_write_count(dev) - start <= (uint64_t)k) acked = (uint64_t)(i + 1) * CHUNK;
+  }
+  uint64_t issued = ulfs_dev_write_count(dev) - start;
+  if (k < 0) {
+    OK(ulfs_close(fs, fd));
+    t_unmount_fsck_close(fs, dev);
+    return issued;
+  }
+  /* the process is gone: nothing the mount writes from here on reaches the device */
+  (void)ulfs_unmount(fs);
+  OK(ulfs_dev_mem_freeze_after(dev, -1));
+  t_fsck_clean(dev); /* replays the journal */
+  fs = t_mount(dev, 1u << 20);
+  uint64_t size = prefix_size(fs, "/wal", 2);
+  CHECK(size >= acked);
+  CHECK(size <= (uint64_t)appends * CHUNK);
+  t_unmount_fsck_close(fs, dev);
+  return issued;
+}
+
+static void test_hflush_survives_process_death(void) {
+  const int appends = 12;
+  uint64_t writes = kill_run(-1, appends);
+  CHECK(writes >= (uint64_t)appends);
+  for (uint64_t k = 0; k <= writes; k++) kill_run((int64_t)k, appends);
+  printf("process death after each of %llu writes of %d hflushed appends: nothing lost\n",
+         (unsigned long long)writes, appends);
+}
+
+static ulfs_dev *volatile_dev(uint64_t seed) {
+  ulfs_dev *mem = t_memdev(DEV_BYTES, NULL), *dev;
+  OK(ulfs_dev_fault_wrap(mem, seed, &dev));
+  OK(ulfs_dev_fault_set_volatile(dev, 1));
+  return dev;
+}
+
+/* hsync `synced` appends, hflush `flushed` more, lose power; returns the size after remount. */
+static uint64_t power_loss_run(uint64_t seed, ulfs_crash_mode mode, int synced, int flushed) {
+  ulfs_dev *dev = volatile_dev(seed);
+  ulfs *fs = t_mount(dev, 1u << 20);
+  int fd = ulfs_open(fs, "/wal", O_CREAT | O_WRONLY, 0644);
+  CHECK(fd >= 0);
+  int i = 0;
+  for (; i < synced; i++) {
+    append(fs, fd, 3, (uint64_t)i * CHUNK, CHUNK);
+    OK(ulfs_fsync(fs, fd));
+  }
+  for (; i < synced + flushed; i++) {
+    append(fs, fd, 3, (uint64_t)i * CHUNK, CHUNK);
+    OK(ulfs_hflush(fs, fd));
+  }
+  OK(ulfs_dev_fault_crash(dev, mode));
+  (void)ulfs_unmount(fs);
+  OK(ulfs_dev_fault_power_on(dev));
+  t_fsck_clean(dev);
+  fs = t_mount(dev, 1u << 20);
+  uint64_t size = prefix_size(fs, "/wal", 3);
+  CHECK(size >= (uint64_t)synced * CHUNK);
+  CHECK(size <= (uint64_t)(synced + flushed) * CHUNK);
+  t_unmount_fsck_close(fs, dev);
+  return size;
+}
+
+static void test_power_loss(void) {
+  /* every unflushed write dropped: the hflushed appends are gone, the hsynced ones stay */
+  CHECK(power_loss_run(1, ULFS_CRASH_DROP, 0, 5) == 0);
+  CHECK(power_loss_run(1, ULFS_CRASH_DROP, 3, 5) == 3 * CHUNK);
+  CHECK(power_loss_run(1, ULFS_CRASH_DROP, 8, 0) == 8 * CHUNK);
+  /* random subsets, whole or torn: always a consistent prefix */
+  int longer = 0;
+  for (uint64_t seed = 1; seed <= 40; seed++) {
+    if (power_loss_run(seed, ULFS_CRASH_SUBSET, 3, 5) > 3 * CHUNK) longer++;
+    power_loss_run(seed, ULFS_CRASH_TORN, 3, 5);
+  }
+  printf("power loss after hflush: %d of 40 subset crashes kept hflushed appends\n", longer);
+}
+
+typedef struct group_arg {
+  ulfs *fs;
+  int round;
+  pthread_barrier_t *synced; /* crossed by the writers after their fsync of a round */
+} group_arg;
+
+static void group_writer(int id, void *p) {
+  group_arg *g = p;
+  char path[32];
+  snprintf(path, sizeof path, "/w%d", id);
+  int fd = ulfs_open(g->fs, path, O_CREAT | O_WRONLY, 0644);
+  CHECK(fd >= 0);
+  for (int r = 0; r < ROUNDS; r++) {
+    append(g->fs, fd, 10 + (uint32_t)id, (uint64_t)r * CHUNK, CHUNK);
+    OK(ulfs_fsync(g->fs, fd));
+    if (g->synced) pthread_barrier_wait(g->synced);
+  }
+  OK(ulfs_close(g->fs, fd));
+}
+
+typedef struct held_arg {
+  group_arg g;
+  ulfs_dev *dev;
+  pthread_barrier_t round_start;
+} held_arg;
+
+/* Worker WRITERS is the conductor: per round it holds the device's flushes, lets the writers go,
+ * waits until all but one sync wait behind the held commit, and releases the flushes. */
+static void held_worker(int id, void *p) {
+  held_arg *h = p;
+  if (id == WRITERS) {
+    for (int r = 0; r < ROUNDS; r++) {
+      OK(ulfs_dev_mem_hold_flushes(h->dev, 1));
+      pthread_barrier_wait(&h->round_start);
+      struct timespec t0, now;
+      clock_gettime(CLOCK_MONOTONIC, &t0);
+      while (counters(h->g.fs).sync_waiters < WRITERS - 1) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        CHECK(now.tv_sec - t0.tv_sec < 600); /* hang guard only */
+        sched_yield();
+      }
+      OK(ulfs_dev_mem_hold_flushes(h->dev, 0));
+      pthread_barrier_wait(h->g.synced);
+    }
+    return;
+  }
+  char path[32];
+  snprintf(path, sizeof path, "/w%d", id);
+  int fd = ulfs_open(h->g.fs, path, O_CREAT | O_WRONLY, 0644);
+  CHECK(fd >= 0);
+  for (int r = 0; r < ROUNDS; r++) {
+    pthread_barrier_wait(&h->round_start);
+    append(h->g.fs, fd, 10 + (uint32_t)id, (uint64_t)r * CHUNK, CHUNK);
+    OK(ulfs_fsync(h->g.fs, fd));
+    pthread_barrier_wait(h->g.synced);
+  }
+  OK(ulfs_close(h->g.fs, fd));
+}
+
+static void check_writers(ulfs *fs) {
+  for (int id = 0; id < WRITERS; id++) {
+    char path[32];
+    snprintf(path, sizeof path, "/w%d", id);
+    CHECK(t_file_matches(fs, path, 10 + (uint32_t)id, (uint64_t)ROUNDS * CHUNK));
+  }
+}
+
+static void test_group_commit_held(void) {
+  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
+  ulfs *fs = t_mount(dev, 4u << 20);
+  /* the files exist first, so a round's commits hold only the fsyncs */
+  for (int id = 0; id < WRITERS; id++) {
+    char path[32];
+    snprintf(path, sizeof path, "/w%d", id);
+    int fd = ulfs_open(fs, path, O_CREAT | O_WRONLY, 0644);
+    CHECK(fd >= 0);
+    OK(ulfs_close(fs, fd));
+  }
+  pthread_barrier_t synced;
+  held_arg h = {.g = {.fs = fs, .synced = &synced}, .dev = dev};
+  CHECK(pthread_barrier_init(&synced, NULL, WRITERS + 1) == 0);
+  CHECK(pthread_barrier_init(&h.round_start, NULL, WRITERS + 1) == 0);
+  ulfs_counters before = counters(fs);
+  t_run_workers(WRITERS + 1, held_worker, &h);
+  ulfs_counters after = counters(fs);
+  pthread_barrier_destroy(&synced);
+  pthread_barrier_destroy(&h.round_start);
+  uint64_t syncs = after.syncs - before.syncs;
+  uint64_t commits = after.journal_commits - before.journal_commits;
+  printf("group commit, overlapping: %llu syncs, %llu journal commits, %llu device flushes\n",
+         (unsigned long long)syncs, (unsigned long long)commits,
+         (unsigned long long)(after.dev_flushes - before.dev_flushes));
+  /* per round the first sync commits alone, the 7 that queued behind it share the next commit */
+  CHECK(syncs == (uint64_t)WRITERS * ROUNDS);
+  CHECK(commits == 2u * ROUNDS);
+  check_writers(fs);
+  OK(ulfs_unmount(fs));
+  fs = t_mount(dev, 4u << 20);
+  check_writers(fs);
+  t_unmount_fsck_close(fs, dev);
+}
+
+static void test_group_commit_power_loss(void) {
+  ulfs_dev *dev = volatile_dev(7);
+  ulfs *fs = t_mount(dev, 4u << 20);
+  group_arg g = {.fs = fs};
+  ulfs_counters before = counters(fs);
+  t_run_workers(WRITERS, group_writer, &g);
+  ulfs_counters after = counters(fs);
+  OK(ulfs_dev_fault_crash(dev, ULFS_CRASH_DROP));
+  (void)ulfs_unmount(fs);
+  OK(ulfs_dev_fault_power_on(dev));
+  t_fsck_clean(dev);
+  fs = t_mount(dev, 4u << 20);
+  check_writers(fs);
+  printf("group commit, free running: %llu syncs, %llu journal commits, %llu device flushes\n",
+         (unsigned long long)(after.syncs - before.syncs),
+         (unsigned long long)(after.journal_commits - before.journal_commits),
+         (unsigned long long)(after.dev_flushes - before.dev_flushes));
+  t_unmount_fsck_close(fs, dev);
+}
+
+int main(void) {
+  test_visible_without_flush();
+  test_hflush_survives_process_death();
+  test_power_loss();
+  test_group_commit_held();
+  test_group_commit_power_loss();
+  printf("test_durability: OK\n");
+  return 0;
+}
