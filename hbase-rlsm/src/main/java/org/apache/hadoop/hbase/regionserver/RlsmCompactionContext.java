@@ -101,12 +101,19 @@ final class RlsmCompactionContext extends CompactionContext {
     RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, retired)
       .run(request, throughputController, user);
     long millis = EnvironmentEdgeManager.currentTime() - start;
-    stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes,
+    long retiredBytes = 0;
+    for (HStoreFile f : request.getFiles()) {
+      if (f != state.manifest) {
+        retiredBytes += f.getReader().length();
+      }
+    }
+    long freed = Math.max(0, retiredBytes - r.dataBytes);
+    stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes, freed,
       plan.linkedVictims().size(), millis);
     LOG.info("RLSM {} of {} wrote {} data bytes in {} segments and a {}-byte manifest, read {}"
-      + " bytes, linked {} files, retired {} files, in {} ms; store counters: {}", plan.kind(),
-      store, r.dataBytes, r.paths.size() - 1, r.manifestBytes, r.readBytes,
-      plan.linkedVictims().size(), retired.size(), millis, stats);
+      + " bytes, linked {} files, retired {} files, freed {} bytes, in {} ms; store counters: {}",
+      plan.kind(), store, r.dataBytes, r.paths.size() - 1, r.manifestBytes, r.readBytes,
+      plan.linkedVictims().size(), retired.size(), freed, millis, stats);
     return r.paths;
   }
 }

@@ -137,8 +137,11 @@ final class RlsmCompactionRunner {
       RegionCoprocessorHost cp = store.getCoprocessorHost();
       ScanInfo scanInfo = cp == null ? store.getScanInfo()
         : cp.preCompactScannerOpen(store, scanType, request.getTracker(), request, user);
+      long earliestPutTs = plan.dropDeletes()
+        ? EarliestPutTimestamp.of(inputs, scanInfo, smallestReadPoint)
+        : HConstants.OLDEST_TIMESTAMP;
       scanner = new StoreScanner(store, scanInfo, scanners, scanType, smallestReadPoint,
-        HConstants.OLDEST_TIMESTAMP);
+        earliestPutTs);
       scanners.clear(); // the StoreScanner owns and closes them now
       if (cp != null) {
         scanner = cp.preCompact(store, scanner, scanType, request.getTracker(), request, user);

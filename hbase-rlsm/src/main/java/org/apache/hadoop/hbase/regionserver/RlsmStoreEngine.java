@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.compactions.DefaultCompactor;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmMasterObserver;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionUrgency;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
 import org.apache.hadoop.hbase.rlsm.cachehint.FileKind;
@@ -36,7 +37,11 @@ import org.slf4j.LoggerFactory;
  * {@link RlsmStoreFile} until a compaction rewrites them; bulk-loaded HFiles are Level-0 files.
  *
  * <p>Compactions of one store run one at a time: a selection is refused while another is in
- * flight, because every plan is computed against, and replaces, the whole Level-1 layout.
+ * flight, because every plan is computed against, and replaces, the whole Level-1 layout (one
+ * manifest is the commit point of every compaction, docs/architecture.md). A backlog is still
+ * worked off compaction after compaction: while the planner has work the store reports a
+ * compaction priority of at most 0 ({@code CompactionUrgency}), and HBase's {@code CompactSplit}
+ * then re-enqueues the store as soon as each compaction finishes, after it released its files.
  */
 @InterfaceAudience.LimitedPrivate("Configuration")
 public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactionThrottlePolicy,
@@ -67,12 +72,13 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
         + e.getMessage(), e);
     }
     this.planner = new RlsmCompactionPlanner(compactionConfig);
+    CompactionUrgency urgency = new CompactionUrgency(compactionConfig,
+      conf.getInt(HStore.BLOCKING_STOREFILES_KEY, HStore.DEFAULT_BLOCKING_STOREFILE_COUNT));
     this.storeFlusher = new RlsmStoreFlusher(conf, store);
     this.compactionPolicy = new RlsmCompactionThrottlePolicy(conf, store);
     // HStore.getCompactionProgress() asks the compactor; RlsmCompactionRunner runs RLSM plans.
     this.compactor = new DefaultCompactor(conf, store);
-    this.storeFileManager = new RlsmStoreFileManager(
-      conf.getInt(HStore.BLOCKING_STOREFILES_KEY, HStore.DEFAULT_BLOCKING_STOREFILE_COUNT), stats);
+    this.storeFileManager = new RlsmStoreFileManager(planner, urgency, stats);
   }
 
   /**
@@ -201,7 +207,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
 
   private void updateLayoutStats() {
     RlsmStoreFileManager.State s = storeFileManager.state();
-    stats.layout(s.partitions.size(), s.segmentCount());
+    stats.layout(s.partitions.size(), s.segmentCount(), s.deepest);
   }
 
   @Override
@@ -223,13 +229,10 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     updateLayoutStats();
   }
 
+  /** False while a compaction runs (see the class comment); HBase re-enqueues after it. */
   @Override
   public boolean needsCompaction(List<HStoreFile> filesCompacting) {
-    if (!filesCompacting.isEmpty()) {
-      return false;
-    }
-    RlsmStoreFileManager.State s = storeFileManager.state();
-    return planner.needsCompaction(s.level0Summaries(), s.partitionSummaries());
+    return filesCompacting.isEmpty() && storeFileManager.hasWork();
   }
 
   @Override

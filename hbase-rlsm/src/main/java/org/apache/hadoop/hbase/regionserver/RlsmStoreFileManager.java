@@ -18,8 +18,10 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionUrgency;
 import org.apache.hadoop.hbase.rlsm.compaction.FileSummary;
 import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
@@ -183,6 +185,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final RangeTree<Partition> tree;
     final HStoreFile manifest;
     final List<HStoreFile> orphans;
+    /** Segments of the deepest partition (0 without partitions). */
+    final int deepest;
 
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
       List<Partition> partitions, HStoreFile manifest, List<HStoreFile> orphans) {
@@ -195,6 +199,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       this.tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
       this.manifest = manifest;
       this.orphans = orphans;
+      this.deepest = partitions.stream().mapToInt(p -> p.segments.size()).max().orElse(0);
     }
 
     static final State EMPTY =
@@ -241,20 +246,32 @@ public class RlsmStoreFileManager implements StoreFileManager {
       first == null ? 0 : RlsmFiles.rowCount(f), r.length(), RlsmFiles.isRlsm(f));
   }
 
-  private final int level0BlockingCount;
+  private final RlsmCompactionPlanner planner;
+  private final CompactionUrgency urgency;
   private final RlsmStoreStats stats;
   /** The current layout; replaced under the store's write lock (see "Locking"). */
   private volatile State state = State.EMPTY;
   /** Files compacted away, not yet archived; replaced under the store's write lock. */
   private volatile ImmutableList<HStoreFile> compactedFiles = ImmutableList.of();
 
-  RlsmStoreFileManager(int level0BlockingCount, RlsmStoreStats stats) {
-    this.level0BlockingCount = level0BlockingCount;
+  RlsmStoreFileManager(RlsmCompactionPlanner planner, CompactionUrgency urgency,
+    RlsmStoreStats stats) {
+    this.planner = planner;
+    this.urgency = urgency;
     this.stats = stats;
   }
 
   State state() {
     return state;
+  }
+
+  /** Whether the planner would find a compaction in the current layout (counts and sizes). */
+  boolean hasWork() {
+    return hasWork(state);
+  }
+
+  private boolean hasWork(State s) {
+    return planner.needsCompaction(s.level0Summaries(), s.partitionSummaries());
   }
 
   /** Builds the layout of a file set; fails when the manifest names a file that is missing. */
@@ -441,9 +458,16 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return compactedFiles;
   }
 
+  /**
+   * Level-0 files only. HBase blocks flushes when this count exceeds
+   * {@code hbase.hstore.blockingStoreFiles} ({@code HStore.hasTooManyStoreFiles}), and reports it
+   * as the store's file count; Level-1 segments grow with the data by design and are bounded per
+   * partition by the planner, so only Level-0 depth says that compaction is behind. The Level-1
+   * partition and segment counts are in {@link RlsmStoreStats}.
+   */
   @Override
   public int getStorefileCount() {
-    return state.all.size();
+    return state.level0.size();
   }
 
   @Override
@@ -499,11 +523,11 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return Optional.empty();
   }
 
-  /** Compaction urgency from Level-0 alone: Level-1 file counts grow with data by design. */
+  /** See {@link CompactionUrgency}: at most 0 exactly while the planner has work. */
   @Override
   public int getStoreCompactionPriority() {
-    int priority = level0BlockingCount - state.level0.size();
-    return priority == HStore.PRIORITY_USER ? priority + 1 : priority;
+    State s = state;
+    return urgency.priority(s.level0.size(), s.deepest, hasWork(s));
   }
 
   /** Whole Level-0 files whose newest cell expired by TTL; never the newest file. */
@@ -525,9 +549,11 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return out;
   }
 
+  /** See {@link CompactionUrgency}. */
   @Override
   public double getCompactionPressure() {
-    return Math.min(1.0, (double) state.level0.size() / Math.max(1, level0BlockingCount));
+    State s = state;
+    return urgency.pressure(s.level0.size(), s.deepest);
   }
 
   @Override

@@ -24,6 +24,8 @@ public class RlsmStoreStats {
   private final LongAdder compactionMillis = new LongAdder();
   private volatile int partitions;
   private volatile int segments;
+  private volatile int deepestPartition;
+  private final LongAdder freedBytes = new LongAdder();
   /** Metric name prefixes while published (set before, cleared after, the source lists it). */
   private volatile String tablePrefix;
   private volatile String storePrefix;
@@ -69,15 +71,23 @@ public class RlsmStoreStats {
     out.accept("rlsmCompactionMillis", getCompactionMillis());
     out.accept("rlsmPartitions", partitions);
     out.accept("rlsmSegments", segments);
+    out.accept("rlsmDeepestPartition", deepestPartition);
+    out.accept("rlsmFreedBytes", getFreedBytes());
   }
 
   void flushed(long bytes) {
     flushBytes.add(bytes);
   }
 
+  /**
+   * @param freed bytes of the data files the compaction retired minus the bytes it wrote, when
+   *              positive: the disk space purging superseded versions, expired and deleted cells
+   *              and delete markers released, plus the per-file overhead of the files merged
+   */
   void compacted(CompactionPlan.Kind kind, long dataBytes, long manifest, long readBytes,
-    int linked, long millis) {
+    long freed, int linked, long millis) {
     writtenByKind[kind.ordinal()].add(dataBytes);
+    freedBytes.add(freed);
     manifestBytes.add(manifest);
     compactionReadBytes.add(readBytes);
     linkedFiles.add(linked);
@@ -85,9 +95,10 @@ public class RlsmStoreStats {
     compactionMillis.add(millis);
   }
 
-  void layout(int partitions, int segments) {
+  void layout(int partitions, int segments, int deepestPartition) {
     this.partitions = partitions;
     this.segments = segments;
+    this.deepestPartition = deepestPartition;
   }
 
   private long written(CompactionPlan.Kind k) {
@@ -146,12 +157,22 @@ public class RlsmStoreStats {
     return segments;
   }
 
+  /** Bytes of data files compactions retired minus bytes they wrote (purged data), summed. */
+  public long getFreedBytes() {
+    return freedBytes.sum();
+  }
+
+  /** Segments of the deepest Level-1 partition (bounded by the planner). */
+  public int getDeepestPartition() {
+    return deepestPartition;
+  }
+
   @Override
   public String toString() {
     return String.format("flush=%d append=%d manifest=%d split=%d merge=%d cleanup=%d major=%d "
-      + "read=%d compactions=%d linked=%d partitions=%d segments=%d", getFlushBytes(),
-      getAppendBytes(), getManifestBytes(), getSplitBytes(), getMergeBytes(), getCleanupBytes(),
-      getMajorBytes(), getCompactionReadBytes(), getCompactions(), getLinkedFiles(), partitions,
-      segments);
+      + "read=%d freed=%d compactions=%d linked=%d partitions=%d segments=%d deepest=%d",
+      getFlushBytes(), getAppendBytes(), getManifestBytes(), getSplitBytes(), getMergeBytes(),
+      getCleanupBytes(), getMajorBytes(), getCompactionReadBytes(), getFreedBytes(),
+      getCompactions(), getLinkedFiles(), partitions, segments, deepestPartition);
   }
 }

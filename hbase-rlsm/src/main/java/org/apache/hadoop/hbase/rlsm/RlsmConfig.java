@@ -17,10 +17,12 @@ public final class RlsmConfig {
   public static final double DEFAULT_L0_BLOOM_FPP = 0.01;
 
   /**
-   * Value the table helper gives {@code hbase.hstore.blockingStoreFiles}: Level-1 partitions
-   * count as store files, so HBase's default of 16 would stall flushes as data grows.
+   * Value the table helper gives {@code hbase.hstore.blockingStoreFiles}: HBase's own default.
+   * RLSM reports only Level-0 files as the store's file count, so the count blocks flushes only
+   * when Level-0 is this deep (docs/architecture.md, "Compaction scheduling"); it is set
+   * explicitly because HBase reads it before the engine exists (docs/install.md).
    */
-  public static final int DEFAULT_BLOCKING_STORE_FILES = 1000;
+  public static final int DEFAULT_BLOCKING_STORE_FILES = 16;
 
   /**
    * Whether opening a store file (region open, and every flush or compaction output) also reads

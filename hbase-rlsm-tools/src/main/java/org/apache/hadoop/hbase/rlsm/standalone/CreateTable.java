@@ -55,8 +55,8 @@ import org.slf4j.LoggerFactory;
  * Creates a table whose column families use RLSM, HBase's default engine or the stripe engine;
  * {@code bin/create-table}. The three engines are set up the way the benchmark compares them:
  * <ul>
- * <li>{@code rlsm}: {@link RlsmTables}, which sets the engine class, a high blocking store-file
- * count and disables region split and merge (not supported by RLSM files yet);</li>
+ * <li>{@code rlsm}: {@link RlsmTables}, which sets the engine class and the hash memstore and
+ * disables region split and merge (not supported by RLSM files yet);</li>
  * <li>{@code default}: {@link DefaultStoreEngine}, named explicitly so the descriptor shows
  * it;</li>
  * <li>{@code stripe}: {@link StripeStoreEngine} with {@code hbase.hstore.blockingStoreFiles}

@@ -20,6 +20,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * RLSM). In order of priority: a user major compaction; a range-append when Level-0 has reached
  * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
  * too many segments or too much superseded data; a merge of two small neighbours.
+ *
+ * <p>Invariant: no plan leaves a partition with more than {@code maxSegments} segments. A
+ * range-append that would push a partition past the bound rewrites that partition with its new
+ * rows instead of adding a segment; the stand-alone clean-up then serves only layouts that were
+ * over the bound before (a lowered bound) and partitions with too much superseded data.
  */
 public final class RlsmCompactionPlanner {
   private final RlsmCompactionConfig config;
@@ -46,8 +51,10 @@ public final class RlsmCompactionPlanner {
     return false;
   }
 
+  /** Both below the merge size, and together not above the split size (no merge-split loop). */
   private boolean mergeable(PartitionSummary a, PartitionSummary b) {
-    return a.bytes < config.mergeBytes && b.bytes < config.mergeBytes;
+    return a.bytes < config.mergeBytes && b.bytes < config.mergeBytes
+      && a.bytes + b.bytes <= config.splitBytes;
   }
 
   /** The next compaction, or null when there is nothing to do. */
@@ -142,20 +149,41 @@ public final class RlsmCompactionPlanner {
     }
     RowPlacement placement = RowPlacement.place(lows, highs,
       appendedRows.toArray(new byte[0][]), config.newPartitionMinRows);
+    int[] received = new int[placement.ranges().size()];
+    for (int i = 0; i < appendedRows.size(); i++) {
+      received[placement.target(i)]++;
+    }
     List<Target> targets = new ArrayList<>();
     List<String> linked = new ArrayList<>();
-    for (RowPlacement.Range r : placement.ranges()) {
+    int folded = 0;
+    for (int t = 0; t < received.length; t++) {
+      RowPlacement.Range r = placement.ranges().get(t);
       List<String> keep = new ArrayList<>();
       if (r.existing >= 0) {
         PartitionSummary p = partitions.get(r.existing);
-        keep.addAll(p.segments);
         List<String> l = links.getOrDefault(p, List.of());
-        keep.addAll(l);
-        linked.addAll(l);
+        if (p.segments.size() + l.size() + (received[t] > 0 ? 1 : 0) > config.maxSegments) {
+          // The hard bound: the append rewrites the partition's segments (in its range) and its
+          // union-set victims together with its new rows into one segment.
+          folded++;
+          for (String seg : p.segments) {
+            inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+          }
+          for (String v : l) {
+            inputs.put(v, List.of());
+            appended.add(v);
+          }
+        } else {
+          keep.addAll(p.segments);
+          keep.addAll(l);
+          linked.addAll(l);
+        }
       }
       targets.add(new Target(r.low, r.high, keep));
     }
-    String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger;
+    String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger
+      + (folded == 0 ? "" : ", " + folded + " partitions at the bound of " + config.maxSegments
+        + " segments folded in");
     return new CompactionPlan(Kind.APPEND, reason, targets, inputs, false, appended, linked);
   }
 

@@ -233,7 +233,7 @@ public class TestRlsmCompactionCrash {
       !fs.exists(tmp) || !fs.listFiles(tmp, true).hasNext());
     verify(tn, want);
     util.compact(tn, false); // the next attempt succeeds
-    assertTrue(store.getStorefilesCount() < before.size());
+    assertTrue(store.getStorefiles().size() < before.size());
     verify(tn, want);
     reopen(tn);
     verify(tn, want);

@@ -140,7 +140,7 @@ public class TestRlsmTableOperations {
       load(t, 200, 500, "b"); // overwrites 200..299
       flush(tn);
       load(t, 450, 600, "c"); // overwrites 450..499, stays in the memstore
-      assertEquals(2, store(tn).getStorefilesCount());
+      assertEquals(2, store(tn).getStorefiles().size());
       for (HStoreFile sf : store(tn).getStorefiles()) {
         assertTrue(RlsmFiles.isRlsm(sf));
       }
@@ -364,7 +364,7 @@ public class TestRlsmTableOperations {
       admin.disableTable(tn);
       admin.enableTable(tn);
       assertEquals(maxSeq, store(tn).getMaxSequenceId().getAsLong());
-      assertEquals(2, store(tn).getStorefilesCount());
+      assertEquals(2, store(tn).getStorefiles().size());
       for (int i = 0; i < 300; i++) {
         assertArrayEquals(b((i < 100 ? "a" : "b") + i), t.get(new Get(row(i))).getValue(F, Q1));
       }
@@ -387,7 +387,7 @@ public class TestRlsmTableOperations {
         assertTrue(e.getMessage(), e.getMessage().contains("split is disabled"));
       }
       util.compact(tn, true); // synchronous: the assertions below see its result
-      assertEquals(2, store(tn).getStorefilesCount());
+      assertEquals(2, store(tn).getStorefiles().size());
       assertEquals(100, count(t, new Scan()));
       assertArrayEquals(b("b77"), t.get(new Get(row(77))).getValue(F, Q1));
     }

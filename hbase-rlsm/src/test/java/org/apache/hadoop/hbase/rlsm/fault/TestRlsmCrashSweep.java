@@ -144,7 +144,7 @@ public class TestRlsmCrashSweep {
       cleanup = s.getCleanupBytes();
       linked = s.getLinkedFiles();
       partitions = s.getPartitions();
-      files = r.getStore(F).getStorefilesCount();
+      files = r.getStore(F).getStorefiles().size();
     }
   }
 
