@@ -62,29 +62,22 @@ public final class RlsmDump {
         V2Dump.print(fs, p, conf, out, records, args.get("--row", null), maxValue);
         return RlsmVerify.EXIT_CLEAN;
       }
-    } catch (RlsmCorruptionException e) {
-      out.flush();
-      err.println(e.getMessage());
-      return RlsmVerify.EXIT_DAMAGE;
-    } catch (IOException e) {
-      err.println("cannot read " + p + ": " + e);
-      return RlsmVerify.EXIT_USAGE;
-    }
-    try (RlsmFileReader r = RlsmFileReader.open(p.getFileSystem(conf), p)) {
-      header(r, out);
-      String row = args.get("--row", null);
-      if (row != null) {
-        byte[] key = Bytes.toBytesBinary(row);
-        KeyValue[] cells = r.readRow(key, 0, key.length);
-        if (cells == null) {
-          out.println("row " + row + " is not in this file");
+      try (RlsmFileReader r = RlsmFileReader.open(fs, p)) {
+        header(r, out);
+        String row = args.get("--row", null);
+        if (row != null) {
+          byte[] key = Bytes.toBytesBinary(row);
+          KeyValue[] cells = r.readRow(key, 0, key.length);
+          if (cells == null) {
+            out.println("row " + row + " is not in this file");
+          } else {
+            printRecord(out, r.index().find(key, 0, key.length), r, cells, maxValue);
+          }
         } else {
-          printRecord(out, r.index().find(key, 0, key.length), r, cells, maxValue);
+          printRecords(r, out, records, args.has("--sorted"), maxValue);
         }
-      } else {
-        printRecords(r, out, records, args.has("--sorted"), maxValue);
+        return RlsmVerify.EXIT_CLEAN;
       }
-      return RlsmVerify.EXIT_CLEAN;
     } catch (RlsmCorruptionException e) {
       out.flush();
       err.println(e.getMessage());
