@@ -333,3 +333,19 @@ rlsm_is_alive() {
   state="$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null || true)"
   [ "$state" != "Z" ] && [ "$state" != "X" ]
 }
+
+# rlsm_cluster_bench HEAP FILTER CLASS ARGS...: runs the mini-cluster benchmark CLASS (simple name,
+# package org.apache.hadoop.hbase.rlsm.bench.cluster in bench/cluster) with heap HEAP, the test
+# log4j settings and the native library, passing only stderr lines that match the extended regex
+# FILTER (progress) through; docs/bench-data/ exists afterwards for its CSV.
+rlsm_cluster_bench() {
+  local heap="$1" filter="$2" class="$3"
+  shift 3
+  rlsm_module_classpath bench/cluster
+  mkdir -p "$RLSM_REPO/docs/bench-data"
+  "$RLSM_JAVA" "-Xmx$heap" "${RLSM_JDK17_FLAGS[@]}" \
+    "-Dlog4j.configuration=file:$RLSM_MODULE/src/test/resources/log4j.properties" \
+    "-Djava.library.path=$RLSM_NATIVE_DIR" -cp "$CP" \
+    "org.apache.hadoop.hbase.rlsm.bench.cluster.$class" "$@" \
+    2> >(grep --line-buffered -E "$filter" >&2)
+}

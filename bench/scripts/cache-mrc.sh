@@ -20,11 +20,8 @@ SIM="$RLSM_NATIVE_DIR/ulfs-cachesim"
 WORK=bench/cluster/target/cache-mrc
 mkdir -p docs/bench-data "$WORK"
 for MODE in seq random; do
-  "$RLSM_JAVA" -Xmx3g "${RLSM_JDK17_FLAGS[@]}" \
-    -Dlog4j.configuration=file:hbase-rlsm/src/test/resources/log4j.properties \
-    "-Djava.library.path=$RLSM_NATIVE_DIR" -cp "$CP" \
-    org.apache.hadoop.hbase.rlsm.bench.cluster.CacheTraceBench "$MODE" "$ROWS" "$VALUE" "$GETS" \
-    "$WORK/$MODE.trace" "$WORK/$MODE.img" 2> >(grep -E "Exception|ERROR" >&2)
+  rlsm_cluster_bench 3g "Exception|ERROR" CacheTraceBench "$MODE" "$ROWS" "$VALUE" "$GETS" \
+    "$WORK/$MODE.trace" "$WORK/$MODE.img"
   # cache sizes from 1/64 to 1x of the data loaded
   DATA_MB=$(( ROWS * VALUE / 1048576 + 1 ))
   SIZES=""

@@ -13,10 +13,5 @@ ENGINES=${3:-default,stripe,rlsm-index,rlsm-rewrite}
 bin/install-deps
 # shellcheck source=bin/rlsm-env.sh
 source bin/rlsm-env.sh
-rlsm_module_classpath bench/cluster
-mkdir -p docs/bench-data
-"$RLSM_JAVA" -Xmx6g "${RLSM_JDK17_FLAGS[@]}" \
-  -Dlog4j.configuration=file:hbase-rlsm/src/test/resources/log4j.properties -cp "$CP" \
-  org.apache.hadoop.hbase.rlsm.bench.cluster.WriteAmplificationBench "$MB" "$FLUSH" \
-  "docs/bench-data/write-amp-${MB}mb-${ENGINES//,/_}.csv" "$ENGINES" \
-  2> >(grep -E "MB|done|Exception|ERROR" >&2)
+rlsm_cluster_bench 6g "MB|done|Exception|ERROR" WriteAmplificationBench "$MB" "$FLUSH" \
+  "docs/bench-data/write-amp-${MB}mb-${ENGINES//,/_}.csv" "$ENGINES"
