@@ -123,7 +123,7 @@ public final class ReadPathBench {
         region.getRegionFileSystem().getStoreDir("f"));
       progress("%s %s settled in %.0f s: %d store files of %.1f MB, store directory %.1f MB",
         compression, ENGINES[e], (System.nanoTime() - start) / 1e9,
-        region.getStore(F).getStorefilesCount(), region.getStore(F).getStorefilesSize() / 1e6,
+        region.getStore(F).getStorefiles().size(), region.getStore(F).getStorefilesSize() / 1e6,
         bytes / 1e6);
       report.add(compression, ENGINES[e], 0, Metric.DISK_MB, bytes / 1e6);
     }
