@@ -9,6 +9,8 @@ import org.apache.hadoop.hbase.metrics.BaseSourceImpl;
 import org.apache.hadoop.hbase.metrics.Interns;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
+import org.apache.hadoop.metrics2.MetricsSystem;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -28,6 +30,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 @InterfaceAudience.Private
 final class RlsmMetricsSource extends BaseSourceImpl {
   private static final String DESCRIPTION = "RLSM store counters";
+  private static final String JMX_CONTEXT = "RegionServer,sub=Rlsm";
 
   /** Registered with the metrics system on first use (the first RLSM store to open). */
   private static final class Holder {
@@ -37,11 +40,23 @@ final class RlsmMetricsSource extends BaseSourceImpl {
   private final Set<RlsmStoreStats> stores = ConcurrentHashMap.newKeySet();
 
   private RlsmMetricsSource() {
-    super("Rlsm", DESCRIPTION, "regionserver", "RegionServer,sub=Rlsm");
+    super("Rlsm", DESCRIPTION, "regionserver", JMX_CONTEXT);
   }
 
+  /**
+   * The source, registered with the metrics system. A metrics system shut down and started again
+   * in the same JVM (a mini cluster after another, in tests) has forgotten every source, so the
+   * registration is checked on each use, under the class lock.
+   */
   static RlsmMetricsSource get() {
-    return Holder.INSTANCE;
+    RlsmMetricsSource source = Holder.INSTANCE;
+    synchronized (RlsmMetricsSource.class) {
+      MetricsSystem system = DefaultMetricsSystem.instance();
+      if (system.getSource(JMX_CONTEXT) == null) {
+        system.register(JMX_CONTEXT, DESCRIPTION, source);
+      }
+    }
+    return source;
   }
 
   static String tablePrefix(TableName table) {
