@@ -19,11 +19,6 @@ FLUSH=${6:-4}
 bin/install-deps
 # shellcheck source=bin/rlsm-env.sh
 source bin/rlsm-env.sh
-rlsm_module_classpath bench/cluster
-mkdir -p docs/bench-data
-"$RLSM_JAVA" -Xmx6g "${RLSM_JDK17_FLAGS[@]}" \
-  -Dlog4j.configuration=file:hbase-rlsm/src/test/resources/log4j.properties -cp "$CP" \
-  org.apache.hadoop.hbase.rlsm.bench.cluster.ReadPathBench "$ROWS" "$VALUE" "$COMPRESSIONS" \
+rlsm_cluster_bench 6g "read-path|Exception|ERROR" ReadPathBench "$ROWS" "$VALUE" "$COMPRESSIONS" \
   "$ROUNDS" "$SECONDS_PER_PHASE" "$FLUSH" \
-  "docs/bench-data/read-path-${ROWS}r-${VALUE}b-${COMPRESSIONS//,/_}.csv" \
-  2> >(grep --line-buffered -E "read-path|Exception|ERROR" >&2)
+  "docs/bench-data/read-path-${ROWS}r-${VALUE}b-${COMPRESSIONS//,/_}.csv"
