@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.rlsm.engine;
 
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -55,10 +56,6 @@ public class TestRlsmHBaseChores {
   public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1,
     conf -> conf.setLong(TimeToLiveHFileCleaner.TTL_CONF_KEY, 1));
   private static final HBaseTestingUtility util = CLUSTER.util();
-
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format("r%05d", i));
-  }
 
   /** Runs every chore that archives or deletes store files, synchronously. */
   private static void runChores() throws Exception {

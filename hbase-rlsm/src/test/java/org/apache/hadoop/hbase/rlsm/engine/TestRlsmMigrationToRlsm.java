@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.rlsm.engine;
 
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -66,10 +67,6 @@ public class TestRlsmMigrationToRlsm {
   public static final RlsmMiniClusterRule CLUSTER =
     new RlsmMiniClusterRule(2, RlsmTestCluster::completeRlsmDescriptors);
   private static final HBaseTestingUtility util = CLUSTER.util();
-
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format("row%05d", i));
-  }
 
   private static byte[] writerRow(int n) {
     return Bytes.toBytes(String.format("w%06d", n));

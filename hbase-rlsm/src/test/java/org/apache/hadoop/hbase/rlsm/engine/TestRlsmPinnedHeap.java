@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.rlsm.engine;
 
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -52,10 +53,6 @@ public class TestRlsmPinnedHeap {
   @ClassRule(order = 1)
   public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static final HBaseTestingUtility util = CLUSTER.util();
-
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format(Locale.ROOT, "r%08d", i));
-  }
 
   /** Heap in use after full collections (System.gc() is a blocking full collection by default). */
   private static long heapAfterGc() {

@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.rlsm.engine;
 
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -64,10 +65,6 @@ public class TestRlsmSustainedIngest {
   /** Rows written (by all writers together) between two checkpoint flushes. */
   private static final int ROWS_PER_FLUSH = 2_000;
   private static final int CHECKPOINTS = Integer.getInteger("rlsm.ingest.checkpoints", 18);
-
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format("row%08d", i));
-  }
 
   private static byte[] value(int i) {
     return Bytes.toBytes("v" + i + "-" + "x".repeat(60));

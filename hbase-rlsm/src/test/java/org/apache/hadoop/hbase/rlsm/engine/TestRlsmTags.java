@@ -1,12 +1,12 @@
 package org.apache.hadoop.hbase.rlsm.engine;
 
+import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
@@ -99,10 +99,6 @@ public class TestRlsmTags {
       User.getCurrent().getShortName());
     VisibilityClient.setAuths(c, new String[] { SECRET, PUBLIC }, alice.getShortName());
     VisibilityClient.setAuths(c, new String[] { PUBLIC }, bob.getShortName());
-  }
-
-  private static byte[] row(int i) {
-    return Bytes.toBytes(String.format(Locale.ROOT, "row%04d", i));
   }
 
   /** Reads {@code scan} from {@code tn} as {@code user}, through a connection of that user. */
