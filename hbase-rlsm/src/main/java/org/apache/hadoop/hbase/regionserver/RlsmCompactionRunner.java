@@ -17,8 +17,10 @@ import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
 import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
+import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.security.User;
@@ -80,12 +82,15 @@ final class RlsmCompactionRunner {
         maxSeqId = scanAndRoute(request, tc, user, byTarget, writers, result);
       }
       boolean major = plan.kind() == CompactionPlan.Kind.MAJOR;
+      Map<RlsmV2Writer, RowStats> written = new HashMap<>();
       for (RlsmV2Writer w : writers) {
         result.paths.add(w.getPath());
-        result.dataBytes += w.finish(maxSeqId, major, List.of());
+        long length = w.finish(maxSeqId, major, List.of());
+        result.dataBytes += length;
+        written.put(w, new RowStats(w.rows(), length, w.sketch()));
       }
       writers.clear();
-      writeManifest(byTarget, result);
+      writeManifest(byTarget, written, result);
       ok = true;
       return result;
     } finally {
@@ -246,19 +251,27 @@ final class RlsmCompactionRunner {
       + Bytes.toStringBinary(row) + "; nothing was committed");
   }
 
-  private void writeManifest(Map<Integer, RlsmV2Writer> byTarget, Result result)
-    throws IOException {
+  /**
+   * Writes the manifest of the plan's layout with each partition's statistics: what the planner
+   * knew of its kept segments plus its new segment's, so that no one reads rows to learn them.
+   */
+  private void writeManifest(Map<Integer, RlsmV2Writer> byTarget,
+    Map<RlsmV2Writer, RowStats> written, Result result) throws IOException {
     List<PartitionDescriptor> parts = new ArrayList<>();
+    List<PartitionStats> stats = new ArrayList<>();
     List<CompactionPlan.Target> targets = plan.targets();
     for (int i = 0; i < targets.size(); i++) {
       CompactionPlan.Target t = targets.get(i);
       List<String> segments = new ArrayList<>(t.keep);
+      RowStats s = t.kept;
       RlsmV2Writer w = byTarget.get(i);
       if (w != null) {
         segments.add(w.getPath().getName());
+        s = s == null ? null : s.plus(written.get(w));
       }
       if (!segments.isEmpty()) {
         parts.add(new PartitionDescriptor(t.low, t.high, segments));
+        stats.add(s == null ? null : new PartitionStats(s.entries(), s.bytes(), s.sketch().encode()));
       }
     }
     long maxSeqId = 0;
@@ -276,6 +289,7 @@ final class RlsmCompactionRunner {
     try {
       w.appendFileInfo(V2FileInfo.MANIFEST_GENERATION, Bytes.toBytes(generation));
       w.appendFileInfo(V2FileInfo.MANIFEST_PARTITIONS, PartitionDescriptor.encodeList(parts));
+      w.appendFileInfo(V2FileInfo.MANIFEST_STATS, PartitionStats.encodeList(stats));
       result.manifestBytes += w.finish(maxSeqId, false, replaced);
       ok = true;
     } finally {
