@@ -41,6 +41,9 @@ public final class RlsmTestCluster {
     // or reopens on a loaded machine must not exhaust a client's retries.
     conf.setInt("hbase.client.retries.number", 20);
     conf.setLong("hbase.client.pause", 50);
+    // HBase waits 30 s for the mini cluster's master to become active, which a loaded machine
+    // can take longer than; the hang guard instead
+    conf.setInt("hbase.master.start.timeout.localHBaseCluster", HANG_GUARD_MS);
     keepAbortsInProcess(conf);
     return util;
   }
