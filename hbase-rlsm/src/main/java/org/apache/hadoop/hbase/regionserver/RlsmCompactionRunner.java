@@ -53,6 +53,8 @@ final class RlsmCompactionRunner {
   private final RlsmStoreFileManager.State state;
   private final CompactionPlan plan;
   private final Collection<String> retired;
+  /** First and last row written per target index, for {@link #clip}. */
+  private final Map<Integer, byte[][]> written = new HashMap<>();
 
   RlsmCompactionRunner(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
     Collection<String> retired) {
@@ -82,15 +84,15 @@ final class RlsmCompactionRunner {
         maxSeqId = scanAndRoute(request, tc, user, byTarget, writers, result);
       }
       boolean major = plan.kind() == CompactionPlan.Kind.MAJOR;
-      Map<RlsmV2Writer, RowStats> written = new HashMap<>();
+      Map<RlsmV2Writer, RowStats> segmentStats = new HashMap<>();
       for (RlsmV2Writer w : writers) {
         result.paths.add(w.getPath());
         long length = w.finish(maxSeqId, major, List.of());
         result.dataBytes += length;
-        written.put(w, new RowStats(w.rows(), length, w.sketch()));
+        segmentStats.put(w, new RowStats(w.rows(), length, w.sketch()));
       }
       writers.clear();
-      writeManifest(byTarget, written, result);
+      writeManifest(byTarget, segmentStats, result);
       ok = true;
       return result;
     } finally {
@@ -201,7 +203,9 @@ final class RlsmCompactionRunner {
       for (Cell c : cells) {
         if (currentRow == null || !CellUtil.matchingRows(currentRow, c)) {
           currentRow = c;
-          int t = targetOf(targets, CellUtil.cloneRow(c));
+          byte[] row = CellUtil.cloneRow(c);
+          int t = targetOf(targets, row);
+          written.computeIfAbsent(t, k -> new byte[][] { row, row })[1] = row;
           current = byTarget.get(t);
           if (current == null) {
             current = factory.create();
@@ -252,11 +256,36 @@ final class RlsmCompactionRunner {
   }
 
   /**
+   * The partition of a target, with a bound outside the region's rows {@code [start, end)} moved
+   * to the first or last row written into it. Only a region that still had another region's
+   * layout (a daughter's first compaction rewrites its parent's partitions) has such bounds;
+   * moving them keeps every partition of the region inside its rows, so that the layouts of two
+   * merged regions never overlap ({@link RlsmStoreFileManager#build}). A target that keeps
+   * segments is left as it is (its rows were not all read).
+   */
+  private PartitionDescriptor clip(CompactionPlan.Target t, byte[][] rows, List<String> segments) {
+    byte[] low = t.low;
+    byte[] high = t.high;
+    if (rows != null) {
+      byte[] start = store.getRegionInfo().getStartKey();
+      byte[] end = store.getRegionInfo().getEndKey();
+      if (start.length > 0 && Bytes.compareTo(low, start) < 0) {
+        low = rows[0];
+      }
+      if (end.length > 0 && Bytes.compareTo(high, end) >= 0) {
+        high = rows[1];
+      }
+    }
+    return new PartitionDescriptor(low, high, segments);
+  }
+
+  /**
    * Writes the manifest of the plan's layout with each partition's statistics: what the planner
-   * knew of its kept segments plus its new segment's, so that no one reads rows to learn them.
+   * knew of its kept segments plus its new segment's, so that no one reads rows to learn them (a
+   * clipped range holds all of them: only a target that keeps nothing is clipped, to its rows).
    */
   private void writeManifest(Map<Integer, RlsmV2Writer> byTarget,
-    Map<RlsmV2Writer, RowStats> written, Result result) throws IOException {
+    Map<RlsmV2Writer, RowStats> segmentStats, Result result) throws IOException {
     List<PartitionDescriptor> parts = new ArrayList<>();
     List<PartitionStats> stats = new ArrayList<>();
     List<CompactionPlan.Target> targets = plan.targets();
@@ -267,11 +296,12 @@ final class RlsmCompactionRunner {
       RlsmV2Writer w = byTarget.get(i);
       if (w != null) {
         segments.add(w.getPath().getName());
-        s = s == null ? null : s.plus(written.get(w));
+        s = s == null ? null : s.plus(segmentStats.get(w));
       }
       if (!segments.isEmpty()) {
-        parts.add(new PartitionDescriptor(t.low, t.high, segments));
-        stats.add(s == null ? null : new PartitionStats(s.entries(), s.bytes(), s.sketch().encode()));
+        parts.add(clip(t, t.keep.isEmpty() ? written.get(i) : null, segments));
+        stats.add(s == null ? null
+          : new PartitionStats(s.entries(), s.bytes(), s.sketch().encode()));
       }
     }
     long maxSeqId = 0;
@@ -282,7 +312,7 @@ final class RlsmCompactionRunner {
     for (String name : retired) {
       replaced.add(file(name));
     }
-    long generation = state.manifest == null ? 1 : RlsmFiles.generation(state.manifest) + 1;
+    long generation = state.nextGeneration;
     RlsmV2Writer w = RlsmV2Writer.create(store, FileRole.MANIFEST, 0, false, null);
     result.paths.add(w.getPath());
     boolean ok = false;
