@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.hbase.io.HFileLink;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
@@ -30,6 +31,25 @@ public final class RlsmFiles {
     }
     byte[] v = f.getMetadataValue(V2FileInfo.ROLE);
     return v == null ? FileRole.FLUSH : FileRole.fromCode(v[0]);
+  }
+
+  /**
+   * The name a Level-1 manifest lists for a file: the file's own name, except for an HBase
+   * reference ({@code hfile.region}, written by a split) whose origin is the file it refers to,
+   * and an HFileLink ({@code [ns=]table=region-hfile}, written by a snapshot clone or restore)
+   * whose origin is the linked hfile; a reference to a link resolves through both. A manifest
+   * copied by a snapshot names its segments by origin, so a store of links finds them by it.
+   */
+  public static String originName(HStoreFile f) {
+    return originName(f.getPath().getName());
+  }
+
+  /** {@link #originName(HStoreFile)} of a store file name. */
+  static String originName(String name) {
+    if (StoreFileInfo.isReference(name)) {
+      name = StoreFileInfo.getReferredToRegionAndFile(name).getSecond();
+    }
+    return HFileLink.isHFileLink(name) ? HFileLink.getReferencedHFileName(name) : name;
   }
 
   /** Distinct rows of a file (v2: RLSM_ROW_COUNT; a bulk-loaded HFile: its cell count). */

@@ -42,6 +42,8 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * <ul>
  * <li>the Level-1 layout is the one recorded by the newest manifest file;</li>
  * <li>Level-0 is every flush file (and bulk-loaded HFile) that the manifest does not list;</li>
+ * <li>the manifest names a segment by its own file name or, for an HFileLink or a reference, by
+ * its origin name ({@link RlsmFiles#originName}): a snapshot's manifest is copied as a link;</li>
  * <li>segments no manifest lists, and older manifests, are orphans of an interrupted
  * compaction: kept out of the state and archived by the engine when the region opens.</li>
  * </ul>
@@ -285,10 +287,14 @@ public class RlsmStoreFileManager implements StoreFileManager {
    */
   static State build(Collection<HStoreFile> files, State previous) throws IOException {
     Map<String, HStoreFile> byName = new HashMap<>();
+    // a manifest lists a segment by the name it had where the manifest was written: in a store
+    // of links or references (snapshot clone or restore, split) that is the file's origin name
+    Map<String, HStoreFile> byOrigin = new HashMap<>();
     HStoreFile manifest = null;
     List<HStoreFile> orphans = new ArrayList<>();
     for (HStoreFile f : files) {
       byName.put(f.getPath().getName(), f);
+      byOrigin.put(RlsmFiles.originName(f), f);
       if (RlsmFiles.role(f) == FileRole.MANIFEST) {
         HStoreFile m = f;
         if (
@@ -320,7 +326,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       for (PartitionDescriptor d : RlsmFiles.partitions(manifest)) {
         ImmutableList.Builder<HStoreFile> segments = ImmutableList.builder();
         for (String name : d.segments()) {
-          HStoreFile seg = byName.get(name);
+          HStoreFile seg = byName.getOrDefault(name, byOrigin.get(name));
           if (seg == null || !RlsmFiles.isRlsm(seg)) {
             throw new IOException("Level-1 manifest " + manifest.getPath() + " lists segment "
               + name + (seg == null ? ", which is not in the store" : ", which is not RLSM"));
@@ -422,9 +428,14 @@ public class RlsmStoreFileManager implements StoreFileManager {
     if (!next.orphans.isEmpty()) {
       throw new IOException("compaction left files outside the manifest: " + next.orphans);
     }
+    // orphans retired at region open are not in the layout: the engine archives them itself
+    List<HStoreFile> retired = new ArrayList<>(compacted.size());
+    Set<HStoreFile> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    live.addAll(state.all);
+    compacted.stream().filter(live::contains).forEach(retired::add);
     state = next;
-    compacted.forEach(HStoreFile::markCompactedAway);
-    compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, compacted));
+    retired.forEach(HStoreFile::markCompactedAway);
+    compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, retired));
   }
 
   @Override

@@ -45,10 +45,17 @@ public final class RlsmTwinTables {
    */
   public static RlsmTwinTables create(HBaseTestingUtility util, String name,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
+    return create(util, name, UnaryOperator.identity(), settings, families);
+  }
+
+  /** As above, with {@code table} applied to both table descriptors (table-level settings). */
+  public static RlsmTwinTables create(HBaseTestingUtility util, String name,
+    UnaryOperator<TableDescriptorBuilder> table,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
     TableName r = TableName.valueOf(name + "_rlsm");
     TableName d = TableName.valueOf(name + "_default");
-    util.getAdmin().createTable(descriptor(r, true, settings, families).build());
-    util.getAdmin().createTable(descriptor(d, false, settings, families).build());
+    util.getAdmin().createTable(table.apply(descriptor(r, true, settings, families)).build());
+    util.getAdmin().createTable(table.apply(descriptor(d, false, settings, families)).build());
     return new RlsmTwinTables(util, r, d);
   }
 
