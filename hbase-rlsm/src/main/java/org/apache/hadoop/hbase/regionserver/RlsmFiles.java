@@ -2,11 +2,13 @@ package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 import org.apache.hadoop.hbase.io.HFileLink;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.util.Pair;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -20,6 +22,65 @@ public final class RlsmFiles {
   private RlsmFiles() {
   }
 
+  /**
+   * Where a store file's bytes were written: the region whose store directory holds the HFile
+   * (by encoded name) and the HFile's name there. A manifest lists segment names of the store
+   * it was written in, so a manifest's listing is resolved against its own origin region, and a
+   * file of this store matches a listed segment when both have the same origin.
+   */
+  public static final class Origin {
+    public final String region;
+    public final String name;
+
+    Origin(String region, String name) {
+      this.region = region;
+      this.name = name;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Origin && ((Origin) o).region.equals(region)
+        && ((Origin) o).name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(region, name);
+    }
+
+    @Override
+    public String toString() {
+      return region + "/" + name;
+    }
+  }
+
+  /**
+   * The origin of a store file name found in the store directory of region {@code dirRegion}:
+   * a plain name is that region's own file; a split or merge {@code Reference}
+   * ({@code <name>.<region>}) points into the named region's directory, where the name may
+   * itself be an {@code HFileLink}; an {@code HFileLink} ({@code <table>=<region>-<hfile>},
+   * snapshot clones) names the HFile's region and name. The one place RLSM resolves file names.
+   */
+  public static Origin origin(String fileName, String dirRegion) {
+    String name = fileName;
+    String region = dirRegion;
+    if (StoreFileInfo.isReference(name)) {
+      Pair<String, String> rf = StoreFileInfo.getReferredToRegionAndFile(name);
+      region = rf.getFirst();
+      name = rf.getSecond();
+    }
+    if (HFileLink.isHFileLink(name)) {
+      region = HFileLink.getReferencedRegionName(name);
+      name = HFileLink.getReferencedHFileName(name);
+    }
+    return new Origin(region, name);
+  }
+
+  /** The origin of a store file of the store of region {@code dirRegion}. */
+  public static Origin origin(HStoreFile f, String dirRegion) {
+    return origin(f.getPath().getName(), dirRegion);
+  }
+
   /** Whether RLSM wrote the file (v1, or v2 with an RLSM role). */
   public static boolean isRlsm(HStoreFile f) {
     return f instanceof RlsmStoreFile || f.getMetadataValue(V2FileInfo.ROLE) != null;
@@ -31,25 +92,6 @@ public final class RlsmFiles {
     }
     byte[] v = f.getMetadataValue(V2FileInfo.ROLE);
     return v == null ? FileRole.FLUSH : FileRole.fromCode(v[0]);
-  }
-
-  /**
-   * The name a Level-1 manifest lists for a file: the file's own name, except for an HBase
-   * reference ({@code hfile.region}, written by a split) whose origin is the file it refers to,
-   * and an HFileLink ({@code [ns=]table=region-hfile}, written by a snapshot clone or restore)
-   * whose origin is the linked hfile; a reference to a link resolves through both. A manifest
-   * copied by a snapshot names its segments by origin, so a store of links finds them by it.
-   */
-  public static String originName(HStoreFile f) {
-    return originName(f.getPath().getName());
-  }
-
-  /** {@link #originName(HStoreFile)} of a store file name. */
-  static String originName(String name) {
-    if (StoreFileInfo.isReference(name)) {
-      name = StoreFileInfo.getReferredToRegionAndFile(name).getSecond();
-    }
-    return HFileLink.isHFileLink(name) ? HFileLink.getReferencedHFileName(name) : name;
   }
 
   /** Distinct rows of a file (v2: RLSM_ROW_COUNT; a bulk-loaded HFile: its cell count). */

@@ -12,8 +12,8 @@ import org.junit.Test;
 import org.junit.experimental.categories.Category;
 
 /**
- * The origin names by which a Level-1 manifest finds its segments in a store of HFileLinks
- * (snapshot clone or restore) and references (split), with the names HBase itself makes.
+ * The origins by which a Level-1 manifest finds its segments in a store of HFileLinks (snapshot
+ * clone or restore) and references (split), for the names HBase itself makes.
  */
 @Category({ RegionServerTests.class, SmallTests.class })
 public class TestRlsmOriginName {
@@ -24,28 +24,34 @@ public class TestRlsmOriginName {
   private static final String FILE = "0123456789abcdef0123456789abcdef";
   private static final String REGION = "fedcba9876543210fedcba9876543210";
   private static final String PARENT = "00112233445566778899aabbccddeeff";
+  private static final String HERE = "0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f";
+
+  private static void assertOrigin(String region, String name, String fileName) {
+    RlsmFiles.Origin o = RlsmFiles.origin(fileName, HERE);
+    assertEquals(fileName, region + "/" + name, o.toString());
+  }
 
   @Test
   public void plainFileIsItsOwnOrigin() {
-    assertEquals(FILE, RlsmFiles.originName(FILE));
+    assertOrigin(HERE, FILE, FILE);
   }
 
   @Test
   public void linkResolvesToTheLinkedFile() {
-    assertEquals(FILE, RlsmFiles.originName(
-      HFileLink.createHFileLinkName(TableName.valueOf("t"), REGION, FILE)));
-    assertEquals(FILE, RlsmFiles.originName(
-      HFileLink.createHFileLinkName(TableName.valueOf("ns:t"), REGION, FILE)));
+    assertOrigin(REGION, FILE,
+      HFileLink.createHFileLinkName(TableName.valueOf("t"), REGION, FILE));
+    assertOrigin(REGION, FILE,
+      HFileLink.createHFileLinkName(TableName.valueOf("ns:t"), REGION, FILE));
   }
 
   @Test
   public void referenceResolvesToTheReferredFile() {
-    assertEquals(FILE, RlsmFiles.originName(FILE + "." + PARENT));
+    assertOrigin(PARENT, FILE, FILE + "." + PARENT);
   }
 
   @Test
   public void referenceToLinkResolvesThroughBoth() {
     String link = HFileLink.createHFileLinkName(TableName.valueOf("t"), REGION, FILE);
-    assertEquals(FILE, RlsmFiles.originName(link + "." + PARENT));
+    assertOrigin(REGION, FILE, link + "." + PARENT);
   }
 }
