@@ -53,7 +53,7 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * <li>segments no manifest lists, and older manifests, are orphans of an interrupted
  * compaction: kept out of the state and archived by the engine when the region opens (for a
  * reference or link, the reference or link file in this region's directory, never the file it
- * points to).</li>
+ * points to); a snapshot clone or restore is a store of links, resolved the same way).</li>
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
  * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 segments are handed out
@@ -628,9 +628,14 @@ public class RlsmStoreFileManager implements StoreFileManager {
     if (!next.orphans.isEmpty()) {
       throw new IOException("compaction left files outside the manifest: " + next.orphans);
     }
+    // orphans retired at region open are not in the layout: the engine archives them itself
+    List<HStoreFile> retired = new ArrayList<>(compacted.size());
+    Set<HStoreFile> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    live.addAll(state.all);
+    compacted.stream().filter(live::contains).forEach(retired::add);
     state = next;
-    compacted.forEach(HStoreFile::markCompactedAway);
-    compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, compacted));
+    retired.forEach(HStoreFile::markCompactedAway);
+    compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, retired));
   }
 
   @Override

@@ -34,6 +34,19 @@ public final class RlsmStoreProbe {
     return deepest;
   }
 
+  public static int partitions(HStore store) {
+    return state(store).partitions.size();
+  }
+
+  /** Level-1 segments listed by more than one partition (an index split shares them). */
+  public static int sharedSegments(HStore store) {
+    java.util.Map<HStoreFile, Integer> listed = new java.util.IdentityHashMap<>();
+    for (RlsmStoreFileManager.Partition p : state(store).partitions) {
+      p.segments.forEach(seg -> listed.merge(seg, 1, Integer::sum));
+    }
+    return (int) listed.values().stream().filter(n -> n > 1).count();
+  }
+
   /**
    * True when no compaction of the region is queued, selected or running. HBase counts a request
    * as queued before the requesting call returns (a user flush's request inside the flush RPC, a
