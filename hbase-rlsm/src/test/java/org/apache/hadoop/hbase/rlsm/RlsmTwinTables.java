@@ -45,10 +45,28 @@ public final class RlsmTwinTables {
    */
   public static RlsmTwinTables create(HBaseTestingUtility util, String name,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
+    return create(util, name, null, UnaryOperator.identity(), settings, families);
+  }
+
+  /**
+   * {@link #create} with both tables pre-split at {@code splitKeys} (the first row of every region
+   * but the first; null: one region each), as {@code Admin.createTable(descriptor, splitKeys)},
+   * and {@code tableSettings} applied to both table builders last (the master observer, when the
+   * cluster runs it, completes the RLSM side).
+   */
+  public static RlsmTwinTables create(HBaseTestingUtility util, String name, byte[][] splitKeys,
+    UnaryOperator<TableDescriptorBuilder> tableSettings,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
     TableName r = TableName.valueOf(name + "_rlsm");
     TableName d = TableName.valueOf(name + "_default");
-    util.getAdmin().createTable(descriptor(r, true, settings, families).build());
-    util.getAdmin().createTable(descriptor(d, false, settings, families).build());
+    for (TableName tn : new TableName[] { r, d }) {
+      TableDescriptorBuilder td = tableSettings.apply(descriptor(tn, tn == r, settings, families));
+      if (splitKeys == null) {
+        util.getAdmin().createTable(td.build());
+      } else {
+        util.getAdmin().createTable(td.build(), splitKeys);
+      }
+    }
     return new RlsmTwinTables(util, r, d);
   }
 
@@ -100,6 +118,15 @@ public final class RlsmTwinTables {
           out.add(describe(c));
         }
       }
+    }
+    return out;
+  }
+
+  /** {@link #describe(Cell)} of each cell, as a Get's {@code rawCells()} lists them. */
+  public static List<String> describe(Cell[] cells) {
+    List<String> out = new ArrayList<>();
+    for (Cell c : cells) {
+      out.add(describe(c));
     }
     return out;
   }
