@@ -37,7 +37,6 @@ import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.JVMClusterUtil;
-import org.junit.Assume;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -344,8 +343,6 @@ public class TestRlsmRegionsAcrossServers {
    */
   @Test
   public void autoSplitPastEightRegionsThenMovesAbortAndMerge() throws Exception {
-    Assume.assumeTrue("needs region split of RLSM tables: -Drlsm.cluster.autoSplit=true",
-      Boolean.getBoolean("rlsm.cluster.autoSplit"));
     restoreServers();
     Admin admin = util.getAdmin();
     admin.balancerSwitch(false, true);

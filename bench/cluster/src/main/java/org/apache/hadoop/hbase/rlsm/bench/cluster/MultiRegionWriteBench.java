@@ -126,8 +126,14 @@ public final class MultiRegionWriteBench {
       RlsmTables.configure(tb);
     }
     if (autosplit) {
-      tb.setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
-        .setMaxFileSize(maxFileSize).setSplitEnabled(true);
+      String policy = ConstantSizeRegionSplitPolicy.class.getName();
+      // An RLSM table keeps RLSM's split policy, which asks the chosen one when to split.
+      if (rlsm) {
+        RlsmTables.splitPolicy(tb, policy);
+      } else {
+        tb.setRegionSplitPolicyClassName(policy);
+      }
+      tb.setMaxFileSize(maxFileSize);
     }
     tb.setColumnFamily(cf.build());
     if (autosplit) {
