@@ -3,7 +3,7 @@ package org.apache.hadoop.hbase.regionserver;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
-import org.apache.hadoop.hbase.util.ReflectionUtils;
+import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,15 +43,18 @@ public class RlsmRegionSplitPolicy extends RegionSplitPolicy {
     if (name == null || name.equals(getClass().getName())) {
       name = SteppingSplitPolicy.class.getName();
     }
+    Class<? extends RegionSplitPolicy> c;
     try {
-      Class<? extends RegionSplitPolicy> c =
-        Class.forName(name).asSubclass(RegionSplitPolicy.class);
-      delegate = ReflectionUtils.newInstance(c, getConf());
+      c = Class.forName(name).asSubclass(RegionSplitPolicy.class);
     } catch (ClassNotFoundException | ClassCastException e) {
-      throw new IllegalArgumentException("Table " + region.getTableDescriptor().getTableName()
-        + " sets " + RlsmConfig.SPLIT_POLICY_KEY + " = " + name
-        + ", which is not a RegionSplitPolicy on the class path", e);
+      // an exception here would abort the RegionServer (region open "can not recover"); create
+      // and alter refuse such a value when the master runs RlsmMasterObserver
+      LOG.error("Table {} sets {} = {}, which is not a RegionSplitPolicy on the class path; "
+        + "using {}", region.getTableDescriptor().getTableName(), RlsmConfig.SPLIT_POLICY_KEY,
+        name, SteppingSplitPolicy.class.getName(), e);
+      c = SteppingSplitPolicy.class;
     }
+    delegate = ReflectionUtils.newInstance(c, getConf());
     delegate.configureForRegion(region);
   }
 

@@ -11,6 +11,7 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DefaultMemStore;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StoreScanner;
 import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
@@ -157,8 +158,24 @@ public final class RlsmTables {
     String policy = td.getRegionSplitPolicyClassName();
     if (policy != null && !policy.equals(RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME)) {
       splitPolicy(b, policy);
+    } else {
+      policy = td.getValue(RlsmConfig.SPLIT_POLICY_KEY);
+    }
+    if (policy != null) {
+      checkSplitPolicy(td, policy);
     }
     return configure(b).build();
+  }
+
+  private static void checkSplitPolicy(TableDescriptor td, String policy)
+    throws DoNotRetryIOException {
+    try {
+      Class.forName(policy).asSubclass(RegionSplitPolicy.class);
+    } catch (ClassNotFoundException | ClassCastException e) {
+      throw new DoNotRetryIOException("Table " + td.getTableName() + " uses "
+        + RlsmConfig.ENGINE_CLASS_NAME + " and names the split policy " + policy
+        + ", which is not a " + RegionSplitPolicy.class.getName() + " on the class path", e);
+    }
   }
 
   private static void refuseConflicts(TableDescriptor td, ColumnFamilyDescriptor f)

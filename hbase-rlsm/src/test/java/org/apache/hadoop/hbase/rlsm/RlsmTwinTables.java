@@ -48,11 +48,18 @@ public final class RlsmTwinTables {
     return create(util, name, null, UnaryOperator.identity(), settings, families);
   }
 
+  /** As {@link #create}, both tables pre-split at {@code splitKeys}. */
+  public static RlsmTwinTables createPreSplit(HBaseTestingUtility util, String name,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[][] splitKeys, byte[]... families)
+    throws IOException {
+    return create(util, name, splitKeys, UnaryOperator.identity(), settings, families);
+  }
+
   /**
    * {@link #create} with both tables pre-split at {@code splitKeys} (the first row of every region
-   * but the first; null: one region each), as {@code Admin.createTable(descriptor, splitKeys)},
-   * and {@code tableSettings} applied to both table builders last (the master observer, when the
-   * cluster runs it, completes the RLSM side).
+   * but the first; null or empty: one region each), as
+   * {@code Admin.createTable(descriptor, splitKeys)}, and {@code tableSettings} applied to both
+   * table builders last (the master observer, when the cluster runs it, completes the RLSM side).
    */
   public static RlsmTwinTables create(HBaseTestingUtility util, String name, byte[][] splitKeys,
     UnaryOperator<TableDescriptorBuilder> tableSettings,
@@ -61,7 +68,7 @@ public final class RlsmTwinTables {
     TableName d = TableName.valueOf(name + "_default");
     for (TableName tn : new TableName[] { r, d }) {
       TableDescriptorBuilder td = tableSettings.apply(descriptor(tn, tn == r, settings, families));
-      if (splitKeys == null) {
+      if (splitKeys == null || splitKeys.length == 0) {
         util.getAdmin().createTable(td.build());
       } else {
         util.getAdmin().createTable(td.build(), splitKeys);

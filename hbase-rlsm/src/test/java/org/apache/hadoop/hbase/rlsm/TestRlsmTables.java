@@ -141,5 +141,10 @@ public class TestRlsmTables {
     assertRefused(table(engineOnly(F)
       .setConfiguration(StoreScanner.STORESCANNER_PREAD_MAX_BYTES, "65536").build()),
       StoreScanner.STORESCANNER_PREAD_MAX_BYTES, "65536");
+    assertRefused(TableDescriptorBuilder.newBuilder(T).setRegionSplitPolicyClassName("no.Such")
+      .setColumnFamily(engineOnly(F).build()).build(), "split policy no.Such");
+    assertRefused(TableDescriptorBuilder.newBuilder(T)
+      .setValue(RlsmConfig.SPLIT_POLICY_KEY, "java.lang.String")
+      .setColumnFamily(engineOnly(F).build()).build(), "split policy java.lang.String");
   }
 }
