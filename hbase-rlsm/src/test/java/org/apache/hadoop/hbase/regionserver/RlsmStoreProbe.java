@@ -18,6 +18,13 @@ public final class RlsmStoreProbe {
     return state(store).level0.size();
   }
 
+  /** Low keys of the Level-1 partitions, ascending. */
+  public static java.util.List<byte[]> partitionLows(HStore store) {
+    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    state(store).partitions.forEach(p -> out.add(p.low));
+    return out;
+  }
+
   /** Segments of the deepest Level-1 partition (0 without partitions). */
   public static int deepestPartition(HStore store) {
     int deepest = 0;
