@@ -45,35 +45,40 @@ public final class RlsmTwinTables {
    */
   public static RlsmTwinTables create(HBaseTestingUtility util, String name,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
-    return createPreSplit(util, name, settings, new byte[0][], families);
+    return create(util, name, null, UnaryOperator.identity(), settings, families);
   }
 
   /** As {@link #create}, both tables pre-split at {@code splitKeys}. */
   public static RlsmTwinTables createPreSplit(HBaseTestingUtility util, String name,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[][] splitKeys, byte[]... families)
     throws IOException {
-    return create(util, name, UnaryOperator.identity(), settings, splitKeys, families);
+    return create(util, name, splitKeys, UnaryOperator.identity(), settings, families);
   }
 
   /** As {@link #create}, with {@code table} applied to both table descriptors. */
   public static RlsmTwinTables create(HBaseTestingUtility util, String name,
     UnaryOperator<TableDescriptorBuilder> table,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
-    return create(util, name, table, settings, new byte[0][], families);
+    return create(util, name, null, table, settings, families);
   }
 
-  private static RlsmTwinTables create(HBaseTestingUtility util, String name,
-    UnaryOperator<TableDescriptorBuilder> table,
-    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[][] splitKeys, byte[]... families)
-    throws IOException {
+  /**
+   * {@link #create} with both tables pre-split at {@code splitKeys} (the first row of every region
+   * but the first; null or empty: one region each), as
+   * {@code Admin.createTable(descriptor, splitKeys)}, and {@code tableSettings} applied to both
+   * table builders last (the master observer, when the cluster runs it, completes the RLSM side).
+   */
+  public static RlsmTwinTables create(HBaseTestingUtility util, String name, byte[][] splitKeys,
+    UnaryOperator<TableDescriptorBuilder> tableSettings,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
     TableName r = TableName.valueOf(name + "_rlsm");
     TableName d = TableName.valueOf(name + "_default");
-    for (TableDescriptorBuilder b : List.of(descriptor(r, true, settings, families),
-      descriptor(d, false, settings, families))) {
-      if (splitKeys.length == 0) {
-        util.getAdmin().createTable(table.apply(b).build());
+    for (TableName tn : new TableName[] { r, d }) {
+      TableDescriptorBuilder td = tableSettings.apply(descriptor(tn, tn == r, settings, families));
+      if (splitKeys == null || splitKeys.length == 0) {
+        util.getAdmin().createTable(td.build());
       } else {
-        util.getAdmin().createTable(table.apply(b).build(), splitKeys);
+        util.getAdmin().createTable(td.build(), splitKeys);
       }
     }
     return new RlsmTwinTables(util, r, d);
@@ -127,6 +132,15 @@ public final class RlsmTwinTables {
           out.add(describe(c));
         }
       }
+    }
+    return out;
+  }
+
+  /** {@link #describe(Cell)} of each cell, as a Get's {@code rawCells()} lists them. */
+  public static List<String> describe(Cell[] cells) {
+    List<String> out = new ArrayList<>();
+    for (Cell c : cells) {
+      out.add(describe(c));
     }
     return out;
   }

@@ -8,11 +8,8 @@ import static org.junit.Assert.assertTrue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
@@ -34,6 +31,7 @@ import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
+import org.apache.hadoop.hbase.rlsm.TrafficThreads;
 import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -116,148 +114,46 @@ public class TestRlsmMigrationToRlsm {
     }
   }
 
-  /** Counts steps and releases the latch of the checkpoint the count reached. */
-  private static final class Progress {
-    private final AtomicInteger count = new AtomicInteger();
-    private final AtomicReference<Checkpoint> checkpoint = new AtomicReference<>();
-
-    private static final class Checkpoint {
-      final int target;
-      final CountDownLatch reached = new CountDownLatch(1);
-
-      Checkpoint(int target) {
-        this.target = target;
-      }
-    }
-
-    void step() {
-      int c = count.incrementAndGet();
-      Checkpoint cp = checkpoint.get();
-      if (cp != null && c >= cp.target) {
-        cp.reached.countDown();
-      }
-    }
-
-    int done() {
-      return count.get();
-    }
-
-    /** Releases the pending checkpoint: a failed thread makes no more steps. */
-    void release() {
-      Checkpoint cp = checkpoint.get();
-      if (cp != null) {
-        cp.reached.countDown();
-      }
-    }
-
-    /** A latch released once {@code steps} more steps than now have been made. */
-    CountDownLatch after(int steps) {
-      Checkpoint cp = new Checkpoint(count.get() + steps);
-      checkpoint.set(cp);
-      if (count.get() >= cp.target) {
-        cp.reached.countDown();
-      }
-      return cp.reached;
-    }
-  }
-
-  /** A writer and a reader running against both tables until stopped. */
-  private static final class Traffic {
-    final Progress written = new Progress();
-    final Progress compared = new Progress();
-    final AtomicReference<Throwable> failure = new AtomicReference<>();
-    volatile boolean stop;
-    final Thread writer;
-    final Thread reader;
-
-    Traffic(TableName src, TableName twin) {
-      writer = new Thread(() -> run(() -> {
-        try (Table s = util.getConnection().getTable(src);
-          Table d = util.getConnection().getTable(twin)) {
-          for (int n = 0; !stop; n++) {
-            writerOp(s, n);
-            writerOp(d, n);
-            written.step();
-          }
+  /**
+   * A writer and a reader running against both tables until stopped. The reader compares only
+   * rows that no one writes any more: the initial rows, and writer rows whose operation has
+   * reached both tables. Each round looks at a tenth of the initial rows and the ten newest
+   * finished writer rows.
+   */
+  private static TrafficThreads traffic(TableName src, TableName twin) {
+    AtomicInteger finished = new AtomicInteger();
+    return new TrafficThreads("migration", (stopped, written) -> {
+      try (Table s = util.getConnection().getTable(src);
+        Table d = util.getConnection().getTable(twin)) {
+        for (int n = 0; !stopped.getAsBoolean(); n++) {
+          writerOp(s, n);
+          writerOp(d, n);
+          finished.incrementAndGet();
+          written.step();
         }
-      }), "migration-writer");
-      // Compares only rows that no one writes any more: the initial rows, and writer rows whose
-      // operation has reached both tables. Each round looks at a tenth of the initial rows and
-      // the ten newest finished writer rows.
-      reader = new Thread(() -> run(() -> {
-        try (Table s = util.getConnection().getTable(src);
-          Table d = util.getConnection().getTable(twin)) {
-          for (int round = 0; !stop; round++) {
-            List<byte[]> rows = new ArrayList<>();
-            for (int i = round % 10; i < ROWS; i += 10) {
-              rows.add(row(i));
-            }
-            int done = written.done();
-            for (int n = Math.max(0, done - 10); n < done; n++) {
-              rows.add(writerRow(n));
-            }
-            for (byte[] r : rows) {
-              Get g = new Get(r).readAllVersions();
-              RlsmTwinTables.assertSameCells("get " + Bytes.toStringBinary(r),
-                describe(d.get(g).rawCells()), describe(s.get(g).rawCells()));
-            }
-            compared.step();
+      }
+    }, (stopped, compared) -> {
+      try (Table s = util.getConnection().getTable(src);
+        Table d = util.getConnection().getTable(twin)) {
+        for (int round = 0; !stopped.getAsBoolean(); round++) {
+          List<byte[]> rows = new ArrayList<>();
+          for (int i = round % 10; i < ROWS; i += 10) {
+            rows.add(row(i));
           }
+          int done = finished.get();
+          for (int n = Math.max(0, done - 10); n < done; n++) {
+            rows.add(writerRow(n));
+          }
+          for (byte[] r : rows) {
+            Get g = new Get(r).readAllVersions();
+            RlsmTwinTables.assertSameCells("get " + Bytes.toStringBinary(r),
+              RlsmTwinTables.describe(d.get(g).rawCells()),
+              RlsmTwinTables.describe(s.get(g).rawCells()));
+          }
+          compared.step();
         }
-      }), "migration-reader");
-    }
-
-    private interface Body {
-      void run() throws Exception;
-    }
-
-    private void run(Body body) {
-      try {
-        body.run();
-      } catch (Throwable t) {
-        failure.compareAndSet(null, t);
-        // Let the main thread's waits end: it checks the failure after each.
-        stop = true;
-        written.release();
-        compared.release();
       }
-    }
-
-    void start() {
-      writer.start();
-      reader.start();
-    }
-
-    /** Waits until both threads made a phase's worth of progress from now. */
-    void awaitPhase() throws InterruptedException {
-      CountDownLatch w = written.after(PHASE_OPS);
-      CountDownLatch r = compared.after(PHASE_OPS / 4);
-      RlsmTestCluster.awaitLatch(w);
-      RlsmTestCluster.awaitLatch(r);
-      Throwable t = failure.get();
-      if (t != null) {
-        throw new AssertionError("traffic failed", t);
-      }
-    }
-
-    void stopAndCheck() throws InterruptedException {
-      stop = true;
-      writer.join(RlsmTestCluster.HANG_GUARD_MS);
-      reader.join(RlsmTestCluster.HANG_GUARD_MS);
-      assertFalse("traffic threads hung", writer.isAlive() || reader.isAlive());
-      Throwable t = failure.get();
-      if (t != null) {
-        throw new AssertionError("traffic failed", t);
-      }
-    }
-  }
-
-  private static List<String> describe(Cell[] cells) {
-    List<String> out = new ArrayList<>();
-    for (Cell c : cells) {
-      out.add(RlsmTwinTables.describe(c));
-    }
-    return out;
+    });
   }
 
   private static void assertSameContent(String when, TableName src, TableName twin)
@@ -358,9 +254,9 @@ public class TestRlsmMigrationToRlsm {
     // next to RLSM files through the alter and the abort (RLSM would otherwise fold them in
     // whenever its Level-0 fills).
     admin.compactionSwitch(false, new ArrayList<>());
-    Traffic traffic = new Traffic(src, twin);
+    TrafficThreads traffic = traffic(src, twin);
     traffic.start();
-    traffic.awaitPhase();
+    traffic.await(PHASE_OPS, PHASE_OPS / 4);
     // Only the engine key: the master observer completes the rest of the family's settings.
     admin.modifyColumnFamily(src,
       ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(src).getColumnFamily(F))
@@ -368,14 +264,14 @@ public class TestRlsmMigrationToRlsm {
         .build());
     util.waitTableAvailable(src.getName(), RlsmTestCluster.HANG_GUARD_MS);
     assertTrue(region(src).getStore(F).getStoreEngine() instanceof RlsmStoreEngine);
-    traffic.awaitPhase();
+    traffic.await(PHASE_OPS, PHASE_OPS / 4);
     // Edits in the memstore and a fresh RLSM file next to the old HFiles when the server dies.
     admin.flush(src);
     assertMixedFiles("after the alter", src, hfiles);
-    traffic.awaitPhase();
+    traffic.await(PHASE_OPS, PHASE_OPS / 4);
     abortHolder(src);
     assertTrue(region(src).getStore(F).getStoreEngine() instanceof RlsmStoreEngine);
-    traffic.awaitPhase();
+    traffic.await(PHASE_OPS, PHASE_OPS / 4);
     traffic.stopAndCheck();
     assertMixedFiles("after the abort", src, hfiles);
 

@@ -112,7 +112,7 @@ public final class WriteAmplificationBench {
     }
   }
 
-  private static double mb(long b) {
+  static double mb(long b) {
     return b / 1048576.0;
   }
 
@@ -141,28 +141,8 @@ public final class WriteAmplificationBench {
     util.getAdmin().createTable(tb.setColumnFamily(cf.build()).build());
     Result r = new Result();
     r.engine = engine;
-    Random rnd = new Random(7);
-    byte[] value = new byte[100];
     long start = System.nanoTime();
-    long lastReport = start;
-    try (BufferedMutator m = util.getConnection().getBufferedMutator(tn)) {
-      long i = 0;
-      while (r.userBytes < userTarget) {
-        byte[] row = Bytes.toBytes(String.format("user%019d", rnd.nextLong() & Long.MAX_VALUE));
-        Put p = new Put(row).setDurability(Durability.SKIP_WAL);
-        for (int c = 0; c < 10; c++) {
-          rnd.nextBytes(value);
-          byte[] q = Bytes.toBytes("field" + c);
-          p.addColumn(F, q, value.clone());
-          r.userBytes += row.length + q.length + value.length;
-        }
-        m.mutate(p);
-        if (++i % 20_000 == 0 && System.nanoTime() - lastReport > 10_000_000_000L) {
-          lastReport = System.nanoTime();
-          System.err.printf("%s: %.0f / %.0f MB%n", engine, mb(r.userBytes), mb(userTarget));
-        }
-      }
-    }
+    r.userBytes = load(util, tn, engine, userTarget);
     // the region's own flush, which waits for one in progress: HBase 2.6's flush procedure
     // (Admin.flush) retries with growing pauses while a memstore flush runs, minutes on a loaded
     // machine
@@ -191,12 +171,55 @@ public final class WriteAmplificationBench {
     return r;
   }
 
-  /** Requests compactions until the engine wants none and none is running. */
+  /**
+   * Writes the load to {@code tn} until {@code userTarget} user bytes (row + qualifier + value of
+   * every cell) went out, reporting progress on stderr under {@code label}; returns the user
+   * bytes written.
+   */
+  static long load(HBaseTestingUtility util, TableName tn, String label, long userTarget)
+    throws IOException {
+    long userBytes = 0;
+    Random rnd = new Random(7);
+    byte[] value = new byte[100];
+    long lastReport = System.nanoTime();
+    try (BufferedMutator m = util.getConnection().getBufferedMutator(tn)) {
+      long i = 0;
+      while (userBytes < userTarget) {
+        byte[] row = rowKey(rnd.nextLong() & Long.MAX_VALUE);
+        Put p = new Put(row).setDurability(Durability.SKIP_WAL);
+        for (int c = 0; c < 10; c++) {
+          rnd.nextBytes(value);
+          byte[] q = Bytes.toBytes("field" + c);
+          p.addColumn(F, q, value.clone());
+          userBytes += row.length + q.length + value.length;
+        }
+        m.mutate(p);
+        if (++i % 20_000 == 0 && System.nanoTime() - lastReport > 10_000_000_000L) {
+          lastReport = System.nanoTime();
+          System.err.printf("%s: %.0f / %.0f MB%n", label, mb(userBytes), mb(userTarget));
+        }
+      }
+    }
+    return userBytes;
+  }
+
+  /** The load's row key for a non-negative {@code n}: keys sort in number order. */
+  static byte[] rowKey(long n) {
+    return Bytes.toBytes(String.format("user%019d", n));
+  }
+
+  /**
+   * Requests compactions until no region of {@code tn} wants one and none is running (a bounded
+   * poll: a benchmark's settling, not a test's synchronisation).
+   */
   static void settle(HBaseTestingUtility util, TableName tn) throws Exception {
-    HStore store = util.getHBaseCluster().getRegions(tn).get(0).getStore(F);
     for (int i = 0; i < 500; i++) {
       boolean idle = util.getAdmin().getCompactionState(tn) == CompactionState.NONE;
-      if (idle && !store.needsCompaction()) {
+      boolean wanted = false;
+      for (HRegion region : util.getHBaseCluster().getRegions(tn)) {
+        wanted |= region.getStore(F).needsCompaction();
+      }
+      if (idle && !wanted) {
         return;
       }
       if (idle) {
