@@ -14,7 +14,9 @@ import org.apache.yetus.audience.InterfaceAudience;
  * Makes {@code hbase.hstore.engine.class} the only setting a family needs to use RLSM: at table
  * create and at every alter (HBase routes add and modify family through modify table), the master
  * stores the descriptor {@link RlsmTables#complete} returns, or refuses the operation with its
- * {@code DoNotRetryIOException}, which the client and the shell show as they are. Enabled by
+ * {@code DoNotRetryIOException}, which the client and the shell show as they are. An alter that
+ * takes a family off RLSM must pass {@link LeaveCheck} first: it is refused unless the family is
+ * leaving RLSM and its stores hold only whole files, and it loses RLSM's settings. Enabled by
  * {@code hbase.coprocessor.master.classes} in the master's hbase-site.xml (docs/install.md).
  * Stateless.
  */
@@ -35,6 +37,7 @@ public class RlsmMasterObserver implements MasterCoprocessor, MasterObserver {
   public TableDescriptor preModifyTable(ObserverContext<MasterCoprocessorEnvironment> ctx,
     TableName tableName, TableDescriptor currentDescriptor, TableDescriptor newDescriptor)
     throws IOException {
-    return RlsmTables.complete(newDescriptor);
+    return RlsmTables.complete(
+      LeaveCheck.check(ctx.getEnvironment().getConfiguration(), currentDescriptor, newDescriptor));
   }
 }
