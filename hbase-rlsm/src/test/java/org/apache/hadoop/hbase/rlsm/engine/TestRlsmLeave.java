@@ -202,7 +202,8 @@ public class TestRlsmLeave {
     assertTrue(store(src).getStoreEngine() instanceof RlsmStoreEngine);
     assertTrue(RlsmStoreProbe.partitions(store(src)) > 0);
     traffic.awaitPhase();
-    assertRefused("the engine switch before the leave compaction", "major_compact",
+    assertRefused("the engine switch before the leave compaction",
+      "still need its leave compaction",
       engineKeyRemoval(admin, src));
     admin.flush(src);
     TwinTraffic.abortHolder(util, src);
