@@ -226,7 +226,8 @@ final class RlsmCompactionRunner {
         if (currentRow == null || !CellUtil.matchingRows(currentRow, c)) {
           currentRow = c;
           // a LEAVE plan has no targets: every row goes to its one output
-          int t = targets.isEmpty() ? 0 : targetOf(targets, CellUtil.cloneRow(c));
+          int t = plan.kind() == CompactionPlan.Kind.LEAVE ? 0
+            : targetOf(targets, CellUtil.cloneRow(c));
           current = byTarget.get(t);
           if (current == null) {
             current = factory.create();
