@@ -52,7 +52,8 @@ public final class LeaveCheck {
   /**
    * The master's guard on an alter from {@code current} to {@code next}: every family that stops
    * using RLSM must be leaving in {@code current} and have ready store directories; its RLSM
-   * settings are then removed ({@link #withoutRlsmSettings}).
+   * settings are then removed ({@link #withoutRlsmSettings}), and when no RLSM family is left, the
+   * table's split policy goes back from RLSM's to the one it delegated to.
    * @return {@code next} without the RLSM settings of the families that left
    * @throws DoNotRetryIOException naming the family and what to run instead
    */
@@ -83,7 +84,19 @@ public final class LeaveCheck {
       }
       b.modifyColumnFamily(withoutRlsmSettings(f));
     }
-    return b.build();
+    TableDescriptor out = b.build();
+    boolean rlsmLeft = false;
+    for (ColumnFamilyDescriptor f : out.getColumnFamilies()) {
+      rlsmLeft |= RlsmTables.usesRlsm(out, f);
+    }
+    if (!rlsmLeft && RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME.equals(
+      out.getRegionSplitPolicyClassName())) {
+      // RLSM's split policy is in the RLSM jar: back to the policy it delegated to (null: HBase's)
+      b.setRegionSplitPolicyClassName(out.getValue(RlsmConfig.SPLIT_POLICY_KEY));
+      b.removeValue(RlsmConfig.SPLIT_POLICY_KEY);
+      out = b.build();
+    }
+    return out;
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
 import static org.apache.hadoop.hbase.rlsm.TwinTraffic.F;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -29,6 +30,7 @@ import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.rlsm.LeaveCheck;
+import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
@@ -240,6 +242,8 @@ public class TestRlsmLeave {
       key -> assertFalse("RLSM setting " + key + " left", key.startsWith("hbase.rlsm.")));
     assertNull(f.getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
     assertNull(f.getConfigurationValue("hbase.regionserver.memstore.class"));
+    assertNotEquals(RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME,
+      admin.getDescriptor(src).getRegionSplitPolicyClassName());
     assertTrue(LeaveCheck.blockers(util.getConfiguration(), src, "f").isEmpty());
 
     twins.flushAndMajorCompact();
