@@ -51,7 +51,7 @@ public class TestLayering {
     { "regionserver",    "rlsm", "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.index",
                          "rlsm.cachehint", "rlsm.format" },
     { "rlsm.tool",       "rlsm", "rlsm.compaction", "rlsm.file", "rlsm.index", "rlsm.format" },
-    { "rlsm",            "rlsm.memstore", "rlsm.compaction", "rlsm.file" },
+    { "rlsm",            "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.format" },
     { "rlsm.memstore",   "rlsm.index", "rlsm.format" },
     { "rlsm.compaction", "rlsm.index", "rlsm.format" },
     { "rlsm.file",       "rlsm.index", "rlsm.cachehint", "rlsm.format" },
