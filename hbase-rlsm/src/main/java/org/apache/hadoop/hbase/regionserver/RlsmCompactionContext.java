@@ -86,7 +86,9 @@ final class RlsmCompactionContext extends CompactionContext {
       }
     }
     request = new CompactionRequestImpl(files);
-    request.setIsMajor(plan.kind() == CompactionPlan.Kind.MAJOR, true);
+    // every file of the store is an input of both; HBase then also counts it as a major
+    request.setIsMajor(plan.kind() == CompactionPlan.Kind.MAJOR
+      || plan.kind() == CompactionPlan.Kind.LEAVE, true);
     LOG.info("RLSM compaction selected for {}: {}", store, plan);
     return !files.isEmpty();
   }
@@ -112,9 +114,10 @@ final class RlsmCompactionContext extends CompactionContext {
     long freed = Math.max(0, retiredBytes - r.dataBytes);
     stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes, freed,
       plan.linkedVictims().size(), millis);
-    LOG.info("RLSM {} of {} wrote {} data bytes in {} segments and a {}-byte manifest, read {}"
+    LOG.info("RLSM {} of {} wrote {} data bytes in {} files and a {}-byte manifest, read {}"
       + " bytes, linked {} files, retired {} files, freed {} bytes, in {} ms; store counters: {}",
-      plan.kind(), store, r.dataBytes, r.paths.size() - 1, r.manifestBytes, r.readBytes,
+      plan.kind(), store, r.dataBytes, r.paths.size() - (r.manifestBytes > 0 ? 1 : 0),
+      r.manifestBytes, r.readBytes,
       plan.linkedVictims().size(), retired.size(), freed, millis, stats);
     return r.paths;
   }

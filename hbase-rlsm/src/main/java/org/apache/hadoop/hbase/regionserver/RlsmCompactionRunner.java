@@ -32,9 +32,11 @@ import org.apache.yetus.audience.InterfaceAudience;
  * HBase's own rules; coprocessor compaction hooks run), routes every row to the target partition
  * whose range holds it, writes one new segment per target that received rows, and last a new
  * manifest, all in format v2 ({@link RlsmV2Writer}: HBase's streaming HFile writer, so memory
- * stays bounded by a block per open segment whatever the output size). Returns the new files in commit order, manifest last: HBase commits them one by one,
- * and only the manifest makes the new layout (and the retirement of old files) take effect, so a
- * crash at any point leaves either the old or the new layout.
+ * stays bounded by a block per open segment whatever the output size). Returns the new files in
+ * commit order, manifest last: HBase commits them one by one, and only the manifest makes the new
+ * layout (and the retirement of old files) take effect, so a crash at any point leaves either the
+ * old or the new layout. A {@link CompactionPlan.Kind#LEAVE} plan instead writes one plain HFile
+ * and no manifest (the store then has no Level-1); that file is its commit point.
  *
  * <p>Sequence ids are kept as they are: segments mix data of different ages, and equal keys must
  * still be ordered by sequence id.
@@ -83,6 +85,11 @@ final class RlsmCompactionRunner {
       if (!plan.inputs().isEmpty()) {
         maxSeqId = scanAndRoute(request, tc, user, byTarget, writers, result);
       }
+      if (plan.kind() == CompactionPlan.Kind.LEAVE) {
+        finishLeave(writers, maxSeqId, result);
+        ok = true;
+        return result;
+      }
       boolean major = plan.kind() == CompactionPlan.Kind.MAJOR;
       Map<RlsmV2Writer, RowStats> segmentStats = new HashMap<>();
       for (RlsmV2Writer w : writers) {
@@ -105,6 +112,27 @@ final class RlsmCompactionRunner {
         }
       }
     }
+  }
+
+  /**
+   * The one plain HFile of a {@link CompactionPlan.Kind#LEAVE} plan, written even when every cell
+   * was purged: it names every retired file (the manifest too) as compacted, so that a region
+   * opened after a crash between its commit and their archiving, by either engine, drops them
+   * (HBase's {@code StoreEngine.openStoreFiles}) instead of serving a segment whole.
+   */
+  private void finishLeave(List<RlsmV2Writer> writers, long maxSeqId, Result result)
+    throws IOException {
+    if (writers.isEmpty()) {
+      writers.add(RlsmV2Writer.create(store, null, 0, false, null));
+    }
+    RlsmV2Writer w = writers.get(0);
+    List<HStoreFile> compacted = new ArrayList<>(retired.size());
+    for (String name : retired) {
+      compacted.add(file(name));
+    }
+    result.paths.add(w.getPath());
+    result.dataBytes += w.finish(maxSeqId, true, compacted);
+    writers.clear();
   }
 
   private long scanAndRoute(CompactionRequestImpl request, ThroughputController tc, User user,
@@ -179,7 +207,8 @@ final class RlsmCompactionRunner {
     }
 
     RlsmV2Writer create() throws IOException {
-      return RlsmV2Writer.create(store, FileRole.SEGMENT, cells, tags, null);
+      FileRole role = plan.kind() == CompactionPlan.Kind.LEAVE ? null : FileRole.SEGMENT;
+      return RlsmV2Writer.create(store, role, cells, tags, null);
     }
   }
 
@@ -204,7 +233,8 @@ final class RlsmCompactionRunner {
         if (currentRow == null || !CellUtil.matchingRows(currentRow, c)) {
           currentRow = c;
           byte[] row = CellUtil.cloneRow(c);
-          int t = targetOf(targets, row);
+          // a LEAVE plan has no targets: every row goes to its one output
+          int t = plan.kind() == CompactionPlan.Kind.LEAVE ? 0 : targetOf(targets, row);
           written.computeIfAbsent(t, k -> new byte[][] { row, row })[1] = row;
           current = byTarget.get(t);
           if (current == null) {

@@ -16,11 +16,22 @@ import org.apache.hadoop.hbase.rlsm.format.Trailer;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
- * Presents an {@link RlsmFileReader} as HBase's {@link StoreFileReader}. HBase's reader wraps an
- * HFile reader; this facade has none ({@code getHFileReader()} is null, which HBase's callers
- * check for), and overrides every method that would reach it. Reference counting goes to the
- * {@link StoreFileInfo}, as for HFiles, so compacted files are archived only after their last
- * scanner closed.
+ * Presents an {@link RlsmFileReader} (a format-v1 file) as HBase's {@link StoreFileReader}.
+ * HBase's reader wraps an HFile reader; this facade has none and overrides every method that
+ * would reach it. Reference counting goes to the {@link StoreFileInfo}, as for HFiles, so
+ * compacted files are archived only after their last scanner closed.
+ *
+ * <p>{@code getHFileReader()} is null here (format v2 files are HFiles, opened by HBase's own
+ * reader, so only v1 files meet this). Every caller in HBase 2.6.1's hbase-server was checked:
+ * {@code HRegion.getOldestHfileTs} skips a null reader; {@code StoreFileScanner.getFilePath} is
+ * overridden by {@link RlsmStoreFileScanner}; {@code HStoreFile.open} (file-info, Bloom filter)
+ * is replaced by {@link RlsmStoreFile#initReader}; {@code Compactor.getFileDetails} runs only in
+ * HBase's own compactors, which an RLSM store never runs ({@link RlsmCompactionContext} compacts
+ * through {@link RlsmCompactionRunner}; the engine's {@code DefaultCompactor} only reports
+ * progress), and HBase's default engine is never handed a v1 file (docs/install.md, "Removing
+ * RLSM"); {@code LoadIncrementalHFiles} reads bulk-load inputs, never store files. Code outside
+ * hbase-server that asks a store file for its HFile reader (tests, coprocessors) gets null for
+ * v1 files until a compaction rewrites them into v2.
  */
 @InterfaceAudience.Private
 public class RlsmStoreFileReader extends StoreFileReader {

@@ -7,8 +7,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Byte and time counters of one RLSM store, by source, so write amplification can be broken
- * down (flush, append, index/manifest, split, merge, clean-up, major). Published through HBase's
- * metrics system by {@link RlsmMetricsSource} while the store is open. Counters are
+ * down (flush, append, index/manifest, split, merge, clean-up, major, leave). Published through
+ * HBase's metrics system by {@link RlsmMetricsSource} while the store is open. Counters are
  * {@link LongAdder}s and the layout fields volatile: written by flushes and compactions, read by
  * the metrics system without locks.
  */
@@ -65,6 +65,7 @@ public class RlsmStoreStats {
     out.accept("rlsmMergeBytes", getMergeBytes());
     out.accept("rlsmCleanupBytes", getCleanupBytes());
     out.accept("rlsmMajorBytes", getMajorBytes());
+    out.accept("rlsmLeaveBytes", getLeaveBytes());
     out.accept("rlsmCompactionReadBytes", getCompactionReadBytes());
     out.accept("rlsmCompactions", getCompactions());
     out.accept("rlsmLinkedFiles", getLinkedFiles());
@@ -133,6 +134,11 @@ public class RlsmStoreStats {
     return written(CompactionPlan.Kind.MAJOR);
   }
 
+  /** Bytes of the plain HFiles written while the family was leaving RLSM. */
+  public long getLeaveBytes() {
+    return written(CompactionPlan.Kind.LEAVE);
+  }
+
   public long getCompactionReadBytes() {
     return compactionReadBytes.sum();
   }
@@ -170,9 +176,9 @@ public class RlsmStoreStats {
   @Override
   public String toString() {
     return String.format("flush=%d append=%d manifest=%d split=%d merge=%d cleanup=%d major=%d "
-      + "read=%d freed=%d compactions=%d linked=%d partitions=%d segments=%d deepest=%d",
+      + "leave=%d read=%d freed=%d compactions=%d linked=%d partitions=%d segments=%d deepest=%d",
       getFlushBytes(), getAppendBytes(), getManifestBytes(), getSplitBytes(), getMergeBytes(),
-      getCleanupBytes(), getMajorBytes(), getCompactionReadBytes(), getFreedBytes(),
-      getCompactions(), getLinkedFiles(), partitions, segments, deepestPartition);
+      getCleanupBytes(), getMajorBytes(), getLeaveBytes(), getCompactionReadBytes(),
+      getFreedBytes(), getCompactions(), getLinkedFiles(), partitions, segments, deepestPartition);
   }
 }

@@ -14,7 +14,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
- * Writes one format-v2 RLSM file: an HFile v3 made by the store's own {@link StoreFileWriter}
+ * Writes one format-v2 RLSM file, or without a role a plain HFile with no RLSM entries (the
+ * output of a compaction of a family leaving RLSM, which HBase's default engine then owns): an
+ * HFile v3 made by the store's own {@link StoreFileWriter}
  * (so the family's block size, Bloom type, compression, encryption, data block encoding and
  * cache-on-write apply, and memory is bounded by a block plus index state), with RLSM's role,
  * row count and row sketch in the file-info block (docs/format/rlsm-file.md, "Version 2"). Cells must be
@@ -37,6 +39,7 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
 
   /**
    * A writer in the store's temporary directory, as HBase's flusher and compactor create theirs.
+   * @param role        the RLSM role, or null for a plain HFile
    * @param maxKeys     an estimate of the cells to be written (sizes the Bloom filter)
    * @param includeTags whether cells may carry tags (a file written without drops them)
    * @param tracker     told the path once the file is created (HBase's writer tracking); may be
@@ -92,10 +95,12 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
    * @return the file's length
    */
   long finish(long maxSeqId, boolean major, Collection<HStoreFile> compacted) throws IOException {
-    writer.appendFileInfo(V2FileInfo.FORMAT_VERSION, V2FileInfo.versionBytes());
-    writer.appendFileInfo(V2FileInfo.ROLE, V2FileInfo.roleBytes(role));
-    writer.appendFileInfo(V2FileInfo.ROW_COUNT, Bytes.toBytes(rows));
-    if (role != FileRole.MANIFEST) {
+    if (role != null) {
+      writer.appendFileInfo(V2FileInfo.FORMAT_VERSION, V2FileInfo.versionBytes());
+      writer.appendFileInfo(V2FileInfo.ROLE, V2FileInfo.roleBytes(role));
+      writer.appendFileInfo(V2FileInfo.ROW_COUNT, Bytes.toBytes(rows));
+    }
+    if (role != null && role != FileRole.MANIFEST) {
       writer.appendFileInfo(V2FileInfo.ROW_SKETCH, sketch.encode());
     }
     writer.appendMetadata(maxSeqId, major, compacted);

@@ -17,7 +17,9 @@ import org.apache.yetus.audience.InterfaceAudience;
  * stores the descriptor {@link RlsmTables#complete} returns, or refuses the operation with its
  * {@code DoNotRetryIOException}, which the client and the shell show as they are; a snapshot of a
  * table whose RLSM families still hold format v1 files is refused, and so is a clone or restore
- * of a snapshot that holds one ({@link RlsmSnapshots}). Enabled by
+ * of a snapshot that holds one ({@link RlsmSnapshots}). An alter that takes a family off RLSM
+ * must pass {@link LeaveCheck} first: it is refused unless the family is leaving RLSM and its
+ * stores hold only whole files, and it loses RLSM's settings. Enabled by
  * {@code hbase.coprocessor.master.classes} in the master's hbase-site.xml (docs/install.md).
  * Stateless.
  */
@@ -38,7 +40,8 @@ public class RlsmMasterObserver implements MasterCoprocessor, MasterObserver {
   public TableDescriptor preModifyTable(ObserverContext<MasterCoprocessorEnvironment> ctx,
     TableName tableName, TableDescriptor currentDescriptor, TableDescriptor newDescriptor)
     throws IOException {
-    return RlsmTables.complete(newDescriptor);
+    return RlsmTables.complete(
+      LeaveCheck.check(ctx.getEnvironment().getConfiguration(), currentDescriptor, newDescriptor));
   }
 
   @Override

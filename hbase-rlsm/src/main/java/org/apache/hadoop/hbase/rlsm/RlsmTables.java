@@ -46,7 +46,7 @@ public final class RlsmTables {
   }
 
   /** Family settings every RLSM family gets, in the order they are applied. */
-  private static Map<String, String> familySettings() {
+  static Map<String, String> familySettings() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME);
     m.put(HStore.BLOCKING_STOREFILES_KEY, Integer.toString(RlsmConfig.DEFAULT_BLOCKING_STORE_FILES));

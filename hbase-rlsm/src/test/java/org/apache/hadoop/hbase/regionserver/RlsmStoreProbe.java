@@ -1,6 +1,10 @@
 package org.apache.hadoop.hbase.regionserver;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * What tests read of an RLSM store and its region that HBase keeps package-private: the Level-1
@@ -36,6 +40,32 @@ public final class RlsmStoreProbe {
 
   public static int partitions(HStore store) {
     return state(store).partitions.size();
+  }
+
+  /**
+   * Level-1 segments holding rows outside every partition that lists them (rows the manifest
+   * hides: a segment left to one partition after an index split and a rewrite of the other).
+   * Looks at each segment's first and last row.
+   */
+  public static int segmentsWithHiddenRows(HStore store) {
+    Map<HStoreFile, byte[][]> span = new IdentityHashMap<>();
+    for (RlsmStoreFileManager.Partition p : state(store).partitions) {
+      for (HStoreFile seg : p.segments) {
+        byte[][] s = span.computeIfAbsent(seg, k -> new byte[][] { p.low, p.high });
+        s[0] = Bytes.compareTo(p.low, s[0]) < 0 ? p.low : s[0];
+        s[1] = Bytes.compareTo(p.high, s[1]) > 0 ? p.high : s[1];
+      }
+    }
+    int hidden = 0;
+    for (Map.Entry<HStoreFile, byte[][]> e : span.entrySet()) {
+      byte[] first = CellUtil.cloneRow(e.getKey().getFirstKey().get());
+      byte[] last = CellUtil.cloneRow(e.getKey().getLastKey().get());
+      byte[][] s = e.getValue();
+      if (Bytes.compareTo(first, s[0]) < 0 || Bytes.compareTo(last, s[1]) > 0) {
+        hidden++;
+      }
+    }
+    return hidden;
   }
 
   /** Level-1 segments listed by more than one partition (an index split shares them). */

@@ -50,8 +50,8 @@ public class TestLayering {
     // package          may import
     { "regionserver",    "rlsm", "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.index",
                          "rlsm.cachehint", "rlsm.format" },
-    { "rlsm.tool",       "rlsm.file", "rlsm.index", "rlsm.format" },
-    { "rlsm",            "rlsm.memstore", "rlsm.format" },
+    { "rlsm.tool",       "rlsm", "rlsm.compaction", "rlsm.file", "rlsm.index", "rlsm.format" },
+    { "rlsm",            "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.format" },
     { "rlsm.memstore",   "rlsm.index", "rlsm.format" },
     { "rlsm.compaction", "rlsm.index", "rlsm.format" },
     { "rlsm.file",       "rlsm.index", "rlsm.cachehint", "rlsm.format" },

@@ -29,7 +29,12 @@ public final class CompactionPlan {
     /** A partition with too many segments or too much superseded data rewritten into one. */
     CLEANUP,
     /** User major compaction: everything rewritten, delete markers dropped. */
-    MAJOR
+    MAJOR,
+    /**
+     * The family is leaving RLSM: everything rewritten, delete markers dropped, into one plain
+     * HFile without RLSM entries; no targets (Level-1 is empty after it) and no manifest.
+     */
+    LEAVE
   }
 
   /** One Level-1 partition after the compaction. */

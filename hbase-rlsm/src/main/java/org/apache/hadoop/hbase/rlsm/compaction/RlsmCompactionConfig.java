@@ -43,6 +43,15 @@ public final class RlsmCompactionConfig {
   /** Chain clean-up: rewrite a partition whose superseded share of row entries exceeds this. */
   public static final String MAX_DEAD_FRACTION_KEY = "hbase.rlsm.partition.max.dead.fraction";
   public static final double DEFAULT_MAX_DEAD_FRACTION = 0.5;
+  /**
+   * Contract key: the family is leaving RLSM (docs/install.md, "Removing RLSM"). Every compaction
+   * then rewrites the whole store into one plain HFile (no Level-1, no manifest, no RLSM entries),
+   * and Level-1 is never built again, so that once such a compaction has run the store can be
+   * handed to HBase's default engine. {@code bin/rlsm-leave} sets it, and the master observer
+   * refuses to remove the engine key from a family without it.
+   */
+  public static final String LEAVE_KEY = "hbase.rlsm.leave";
+  public static final boolean DEFAULT_LEAVE = false;
 
   /** How an oversized partition is divided. */
   public enum SplitMode {
@@ -58,6 +67,7 @@ public final class RlsmCompactionConfig {
   final int maxSegments;
   final double maxDeadFraction;
   final boolean rewriteDropDeletes;
+  final boolean leave;
 
   /** The values of {@code conf}, defaults for keys it does not set. */
   public RlsmCompactionConfig(Configuration conf) {
@@ -71,7 +81,8 @@ public final class RlsmCompactionConfig {
         / 16))
       .maxSegments(conf.getInt(MAX_SEGMENTS_KEY, DEFAULT_MAX_SEGMENTS))
       .maxDeadFraction(conf.getDouble(MAX_DEAD_FRACTION_KEY, DEFAULT_MAX_DEAD_FRACTION))
-      .rewriteDropDeletes(conf.getBoolean(REWRITE_DROP_DELETES_KEY, DEFAULT_REWRITE_DROP_DELETES)));
+      .rewriteDropDeletes(conf.getBoolean(REWRITE_DROP_DELETES_KEY, DEFAULT_REWRITE_DROP_DELETES))
+      .leave(conf.getBoolean(LEAVE_KEY, DEFAULT_LEAVE)));
   }
 
   private RlsmCompactionConfig(Builder b) {
@@ -94,6 +105,7 @@ public final class RlsmCompactionConfig {
     this.maxSegments = b.maxSegments;
     this.maxDeadFraction = b.maxDeadFraction;
     this.rewriteDropDeletes = b.rewriteDropDeletes;
+    this.leave = b.leave;
   }
 
   /** A builder starting from the defaults; each setter is named after its key. */
@@ -121,6 +133,7 @@ public final class RlsmCompactionConfig {
     private int maxSegments = DEFAULT_MAX_SEGMENTS;
     private double maxDeadFraction = DEFAULT_MAX_DEAD_FRACTION;
     private boolean rewriteDropDeletes = DEFAULT_REWRITE_DROP_DELETES;
+    private boolean leave = DEFAULT_LEAVE;
 
     private Builder() {
     }
@@ -176,6 +189,12 @@ public final class RlsmCompactionConfig {
     /** {@link #REWRITE_DROP_DELETES_KEY}. */
     public Builder rewriteDropDeletes(boolean drop) {
       this.rewriteDropDeletes = drop;
+      return this;
+    }
+
+    /** {@link #LEAVE_KEY}. */
+    public Builder leave(boolean leaving) {
+      this.leave = leaving;
       return this;
     }
 

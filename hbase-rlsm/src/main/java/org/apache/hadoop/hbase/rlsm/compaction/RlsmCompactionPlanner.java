@@ -20,7 +20,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
  * RLSM). In order of priority: a user major compaction; a range-append when Level-0 has reached
  * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
- * too many segments or too much superseded data; a merge of two small neighbours.
+ * too many segments or too much superseded data; a merge of two small neighbours. A family that is
+ * leaving RLSM ({@code hbase.rlsm.leave}) gets only whole-store rewrites into one plain HFile,
+ * whenever a major compaction is requested, Level-1 is not empty or Level-0 reaches the trigger.
  *
  * <p>Invariant: no plan leaves a partition with more than {@code maxSegments} segments. A
  * range-append that would push a partition past the bound rewrites that partition with its new
@@ -36,6 +38,9 @@ public final class RlsmCompactionPlanner {
 
   /** True when {@link #plan} would find work (cheap: counts and sizes only). */
   public boolean needsCompaction(List<FileSummary> level0, List<PartitionSummary> partitions) {
+    if (config.leave) {
+      return !partitions.isEmpty() || level0.size() >= config.l0Trigger;
+    }
     if (level0.size() >= config.l0Trigger) {
       return true;
     }
@@ -61,6 +66,11 @@ public final class RlsmCompactionPlanner {
   /** The next compaction, or null when there is nothing to do. */
   public CompactionPlan plan(List<FileSummary> level0, List<PartitionSummary> partitions,
     boolean major, RowSource rows) {
+    if (config.leave) {
+      boolean work = major || !partitions.isEmpty() || level0.size() >= config.l0Trigger;
+      return work && (!level0.isEmpty() || !partitions.isEmpty())
+        ? leave(level0, partitions, major) : null;
+    }
     if (major && (!level0.isEmpty() || !partitions.isEmpty())) {
       return major(level0, partitions, rows);
     }
@@ -341,6 +351,30 @@ public final class RlsmCompactionPlanner {
     }
     return new CompactionPlan(Kind.MAJOR, "major compaction requested", targets, inputs, true,
       victims, List.of());
+  }
+
+  /**
+   * The whole store into one plain HFile: every Level-0 file whole, every segment within the
+   * ranges of the partitions listing it (the rows a shared segment holds outside them are stale
+   * and must not come back), no Level-1 after. Every cell of the store is an input, so delete
+   * markers are dropped as in a major compaction.
+   */
+  private static CompactionPlan leave(List<FileSummary> level0,
+    List<PartitionSummary> partitions, boolean major) {
+    Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
+    List<String> victims = new ArrayList<>();
+    for (FileSummary f : level0) {
+      inputs.put(f.name, List.of());
+      victims.add(f.name);
+    }
+    for (PartitionSummary p : partitions) {
+      for (String seg : p.segments) {
+        inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+      }
+    }
+    String reason = (major ? "major compaction requested" : level0.size() + " Level-0 files, "
+      + partitions.size() + " partitions") + ", the family is leaving RLSM";
+    return new CompactionPlan(Kind.LEAVE, reason, List.of(), inputs, true, victims, List.of());
   }
 
   /** A rewrite may drop markers when allowed and every cell of its range is among its inputs. */

@@ -16,12 +16,15 @@
  * limitations under the License.
  */
 /**
- * The operator tools that belong on a server, behind {@code bin/rlsm-verify} and
- * {@code bin/rlsm-dump}: {@link org.apache.hadoop.hbase.rlsm.tool.RlsmVerify} checks stores
- * offline with {@link org.apache.hadoop.hbase.rlsm.tool.StoreVerifier}, reporting each
+ * The operator tools that belong on a server, behind {@code bin/rlsm-verify},
+ * {@code bin/rlsm-dump} and {@code bin/rlsm-leave}:
+ * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmVerify} checks stores offline with
+ * {@link org.apache.hadoop.hbase.rlsm.tool.StoreVerifier}, reporting each
  * {@link org.apache.hadoop.hbase.rlsm.tool.Damage}, and
- * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmDump} prints one file. Both read files directly
+ * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmDump} prints one file; both read files directly
  * through any Hadoop file system and need no running server.
+ * {@link org.apache.hadoop.hbase.rlsm.tool.RlsmLeave} takes families of a live table back to
+ * HBase's default engine through the cluster's Admin API (docs/install.md, "Removing RLSM").
  * {@link org.apache.hadoop.hbase.rlsm.tool.ToolSupport} (configuration, argument parsing) is
  * shared with the client tools of the {@code hbase-rlsm-tools} module.
  * <p>

@@ -36,7 +36,8 @@ public class TestCompactionPlannerCases {
     RlsmCompactionConfig.MAX_VICTIMS_KEY, RlsmCompactionConfig.NEW_PARTITION_MIN_ROWS_KEY,
     RlsmCompactionConfig.SPLIT_BYTES_KEY, RlsmCompactionConfig.SPLIT_MODE_KEY,
     RlsmCompactionConfig.MERGE_BYTES_KEY, RlsmCompactionConfig.MAX_SEGMENTS_KEY,
-    RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY);
+    RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY,
+    RlsmCompactionConfig.LEAVE_KEY);
   private static final List<String> KEYS = List.of("partition", "level0", "rows", "major",
     "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
     "target", "kept", "retired");

@@ -3,24 +3,14 @@ package org.apache.hadoop.hbase.rlsm.ycsb;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
-import static org.junit.Assert.fail;
 
-import java.io.File;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
@@ -54,11 +44,6 @@ public class TestYcsbDataIntegrity {
 
   private static final int RECORDS = 300;
   private static final int OPERATIONS = 600;
-  /** A hang guard only: a loaded machine may run the child YCSB slowly. */
-  private static final long CHILD_TIMEOUT_S = 1200;
-  /** YCSB's per-status lines, e.g. "[VERIFY], Return=OK, 297". */
-  private static final Pattern RETURN_LINE =
-    Pattern.compile("^\\[([A-Z_-]+)\\], Return=([A-Z_]+), (\\d+)$");
   @ClassRule(order = 1)
   public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
   private static HBaseTestingUtility util;
@@ -72,44 +57,12 @@ public class TestYcsbDataIntegrity {
     YcsbTables.create(util);
   }
 
-  /** Counts per operation and status from one YCSB run's standard output. */
-  private static final class Outcome {
-    final Map<String, Map<String, Long>> returns = new TreeMap<>();
-    final String stdout;
-    final String stderr;
-
-    Outcome(String stdout, String stderr) {
-      this.stdout = stdout;
-      this.stderr = stderr;
-      for (String line : stdout.split("\n")) {
-        Matcher m = RETURN_LINE.matcher(line.trim());
-        if (m.matches()) {
-          returns.computeIfAbsent(m.group(1), k -> new TreeMap<>()).merge(m.group(2),
-            Long.parseLong(m.group(3)), Long::sum);
-        }
-      }
-    }
-
-    Map<String, Long> of(String operation) {
-      return returns.getOrDefault(operation, Collections.emptyMap());
-    }
-
-    long count(String operation, String status) {
-      return of(operation).getOrDefault(status, 0L);
-    }
-
-    @Override
-    public String toString() {
-      return returns + "\n--- stdout ---\n" + stdout + "\n--- stderr ---\n" + stderr;
-    }
-  }
-
   private static Path workload(String name) {
     return Paths.get(System.getProperty("basedir", "."), "workloads", name);
   }
 
   /** Runs site.ycsb.Client in a child JVM with the binding against the mini cluster. */
-  private Outcome ycsb(String phase, String workload, String... extra) throws Exception {
+  private YcsbOutcome ycsb(String phase, String workload, String... extra) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
@@ -133,32 +86,20 @@ public class TestYcsbDataIntegrity {
       "-p", "dataintegrity=true",
       "-threads", "2"));
     cmd.addAll(Arrays.asList(extra));
-    File out = tmp.newFile();
-    File err = tmp.newFile();
-    Process p = new ProcessBuilder(cmd).redirectOutput(out).redirectError(err).start();
-    if (!p.waitFor(CHILD_TIMEOUT_S, TimeUnit.SECONDS)) {
-      p.destroyForcibly().waitFor();
-      fail("YCSB " + phase + " did not finish in " + CHILD_TIMEOUT_S + " s; stderr:\n"
-        + read(err));
-    }
-    Outcome o = new Outcome(read(out), read(err));
-    assertEquals("YCSB " + phase + " exit code\n" + o, 0, p.exitValue());
+    YcsbOutcome o = YcsbOutcome.run(new ProcessBuilder(cmd), tmp.newFile(), tmp.newFile());
+    assertEquals("YCSB " + phase + " exit code\n" + o, 0, o.exit);
     // YCSB exits 0 even when a client thread's init() failed; the stack trace tells.
     assertFalse("a client thread failed\n" + o, o.stderr.contains("DBException"));
     return o;
   }
 
-  private static String read(File f) throws IOException {
-    return new String(Files.readAllBytes(f.toPath()), StandardCharsets.UTF_8);
-  }
-
   @Test
   public void workloadAVerifiesOkThenDetectsAlteredValues() throws Exception {
-    Outcome load = ycsb("-load", "workloada");
+    YcsbOutcome load = ycsb("-load", "workloada");
     assertEquals(load.toString(), Collections.singletonMap("OK", (long) RECORDS),
       load.of("INSERT"));
 
-    Outcome run = ycsb("-t", "workloada", "-p", "operationcount=" + OPERATIONS);
+    YcsbOutcome run = ycsb("-t", "workloada", "-p", "operationcount=" + OPERATIONS);
     long reads = run.count("READ", "OK");
     assertTrue(run.toString(), reads > 0);
     assertEquals(run.toString(), Collections.singletonMap("OK", reads), run.of("READ"));
@@ -181,7 +122,7 @@ public class TestYcsbDataIntegrity {
       }
     }
     assertEquals(RECORDS, altered);
-    Outcome bad = ycsb("-t", "workloadc", "-p", "operationcount=200");
+    YcsbOutcome bad = ycsb("-t", "workloadc", "-p", "operationcount=200");
     assertEquals(bad.toString(), Collections.singletonMap("OK", 200L), bad.of("READ"));
     assertEquals(bad.toString(), Collections.singletonMap("UNEXPECTED_STATE", 200L),
       bad.of("VERIFY"));
