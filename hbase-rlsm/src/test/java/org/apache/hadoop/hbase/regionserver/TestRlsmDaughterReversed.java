@@ -68,6 +68,18 @@ public class TestRlsmDaughterReversed {
     return out;
   }
 
+  private static void assertReadsAlike(HRegion d, List<String> expected, byte[] end)
+    throws IOException {
+    assertEquals(expected, rows(d, new Scan()));
+    List<String> rev = new ArrayList<>(expected);
+    Collections.reverse(rev);
+    assertEquals("reversed from the end", rev, rows(d, new Scan().setReversed(true)));
+    assertEquals("reversed from the end key", rev,
+      rows(d, new Scan().withStartRow(end, false).setReversed(true)));
+    assertEquals("reversed from the end key, inclusive", rev,
+      rows(d, new Scan().withStartRow(end, true).setReversed(true)));
+  }
+
   @Test
   public void reversedScansOverReferences() throws IOException {
     TableDescriptor td = RlsmLayouts.smallPartitions("daughter_reversed");
@@ -106,14 +118,14 @@ public class TestRlsmDaughterReversed {
       HStore store = d.getStore(F);
       assertTrue("Level-1 partitions over references", RlsmStoreProbe.partitions(store) >= 2);
       assertTrue("a segment shared by partitions", RlsmStoreProbe.sharedSegments(store) > 0);
-      assertEquals(expected, rows(d, new Scan()));
-      List<String> rev = new ArrayList<>(expected);
-      Collections.reverse(rev);
-      assertEquals("reversed from the end", rev, rows(d, new Scan().setReversed(true)));
-      assertEquals("reversed from the split row", rev,
-        rows(d, new Scan().withStartRow(splitRow, false).setReversed(true)));
-      assertEquals("reversed from the split row, inclusive", rev,
-        rows(d, new Scan().withStartRow(splitRow, true).setReversed(true)));
+      assertReadsAlike(d, expected, splitRow);
+      // the daughter's own Level-0 file next to its references
+      for (int i = 690; i < 700; i++) {
+        d.put(new Put(RlsmTestRows.row(i)).addColumn(F, Q, Bytes.toBytes("daughter")));
+      }
+      d.flush(true);
+      assertTrue(d.hasReferences());
+      assertReadsAlike(d, expected, splitRow);
     } finally {
       HBaseTestingUtility.closeRegionAndWAL(d);
     }
