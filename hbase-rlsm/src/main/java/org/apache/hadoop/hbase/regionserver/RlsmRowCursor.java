@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.regionserver;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.PrivateCellUtil;
@@ -15,12 +16,25 @@ import org.apache.yetus.audience.InterfaceAudience;
  * for the compaction planner's row sources and partition summaries. A v1 file walks its
  * in-memory sorted row view; any HFile (v2, bulk load) is read through HBase's pread scanner
  * without caching blocks, skipping the rest of each row by a reseek, so only the current row is
- * held. Not thread-safe.
+ * held. Every call consumes at least one row of the file, so a cursor always ends; and every call
+ * first checks the thread's interrupt flag, so a long read (a partition summary, a planner row
+ * source) gives way when HBase interrupts its compaction threads at shutdown
+ * ({@code CompactSplit.join} interrupts them and waits). Not thread-safe.
  */
 @InterfaceAudience.Private
 abstract class RlsmRowCursor implements Closeable {
-  /** The next row, or null at the end. */
-  abstract byte[] next() throws IOException;
+  /**
+   * The next row, or null at the end.
+   * @throws InterruptedIOException when the thread was interrupted (its flag stays set)
+   */
+  final byte[] next() throws IOException {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new InterruptedIOException("reading row keys interrupted");
+    }
+    return advance();
+  }
+
+  abstract byte[] advance() throws IOException;
 
   /** A cursor over {@code f}'s rows in [low, high] (a null bound is open). */
   static RlsmRowCursor open(HStoreFile f, byte[] low, byte[] high) throws IOException {
@@ -45,7 +59,7 @@ abstract class RlsmRowCursor implements Closeable {
     }
 
     @Override
-    byte[] next() {
+    byte[] advance() {
       return pos < to ? file.index().row(view.entry(pos++)) : null;
     }
 
@@ -67,7 +81,7 @@ abstract class RlsmRowCursor implements Closeable {
     }
 
     @Override
-    byte[] next() throws IOException {
+    byte[] advance() throws IOException {
       if (!started) {
         started = true;
         scanner.seek(low == null ? PrivateCellUtil.createFirstOnRow(new byte[0])
@@ -80,6 +94,12 @@ abstract class RlsmRowCursor implements Closeable {
       }
       byte[] row = CellUtil.cloneRow(c);
       scanner.reseek(PrivateCellUtil.createLastOnRow(row)); // sorts after every cell of row
+      // HBase's reseek leaves the scanner in place when the key does not sort after its cell; a
+      // reader that did so here (a half file, a link) would return this row again for ever, so
+      // step over what is left of the row: every call consumes the row it returns
+      for (Cell n = scanner.peek(); n != null && CellUtil.matchingRows(n, row); n = scanner.peek()) {
+        scanner.next();
+      }
       return row;
     }
 

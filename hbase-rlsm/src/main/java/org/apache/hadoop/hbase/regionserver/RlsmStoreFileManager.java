@@ -695,7 +695,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
     byte[] stopRow, boolean includeStopRow, boolean onlyLatestVersion) {
     State s = state;
     if (s.partitions.isEmpty()) {
-      return s.level0;
+      return s.references ? withRows(s.level0) : s.level0;
     }
     List<Partition> parts;
     if (startRow.length == 0 || stopRow.length == 0) {
@@ -708,12 +708,37 @@ public class RlsmStoreFileManager implements StoreFileManager {
     Map<HStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
     for (Partition p : parts) {
       for (HStoreFile seg : p.segments) {
-        ranges.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+        if (hasRows(seg)) {
+          ranges.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
+        }
       }
     }
     List<HStoreFile> out = new ArrayList<>(s.level0.size() + ranges.size());
-    out.addAll(s.level0);
+    out.addAll(s.references ? withRows(s.level0) : s.level0);
     ranges.forEach((f, r) -> out.add(new RlsmSegmentView(f, r)));
+    return out;
+  }
+
+  /**
+   * Whether a read must scan {@code f}: false only for a reference whose half holds no cell.
+   * A daughter references every parent file, also one wholly on the other side of the split
+   * ({@link RlsmRegionSplitPolicy}); HBase's {@code HalfStoreFileReader} answers a reversed
+   * scan's {@code seekBefore} on such an empty upper half with the file's rows below the split
+   * (it bounds the seek by the half's first key, which an empty half lacks), so a reversed scan of
+   * the upper daughter would return the lower daughter's rows. The first key is the one HBase
+   * read when it opened the file.
+   */
+  private static boolean hasRows(HStoreFile f) {
+    return !f.isReference() || f.getFirstKey().isPresent();
+  }
+
+  private static List<HStoreFile> withRows(List<HStoreFile> files) {
+    List<HStoreFile> out = new ArrayList<>(files.size());
+    for (HStoreFile f : files) {
+      if (hasRows(f)) {
+        out.add(f);
+      }
+    }
     return out;
   }
 

@@ -8,21 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.hfile.HFile;
-import org.apache.hadoop.hbase.rlsm.RlsmTables;
-import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
 import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
-import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -45,8 +38,7 @@ public class TestRlsmPartitionStats {
 
   private static final Logger LOG = LoggerFactory.getLogger(TestRlsmPartitionStats.class);
   private static final HBaseTestingUtility UTIL = new HBaseTestingUtility();
-  private static final byte[] F = Bytes.toBytes("f");
-  private static final byte[] Q = Bytes.toBytes("q");
+  private static final byte[] F = RlsmLayouts.F;
 
   @AfterClass
   public static void cleanUp() throws IOException {
@@ -55,12 +47,6 @@ public class TestRlsmPartitionStats {
 
   private static RlsmStoreFileManager files(HRegion r) {
     return (RlsmStoreFileManager) r.getStore(F).getStoreEngine().getStoreFileManager();
-  }
-
-  private static void compactUntilSettled(HRegion r) throws IOException {
-    for (int i = 0; i < 50 && r.getStore(F).getStoreEngine().needsCompaction(List.of()); i++) {
-      r.compact(false);
-    }
   }
 
   /** The planner's questions a region answers after open: priority, work, summaries. */
@@ -73,27 +59,11 @@ public class TestRlsmPartitionStats {
 
   @Test
   public void statisticsAreRecordedAndOpenReadsNoDataBlock() throws IOException {
-    TableDescriptor td = RlsmTables.configure(TableDescriptorBuilder.newBuilder(
-      TableName.valueOf("partition_stats"))).setColumnFamily(RlsmTables.familyBuilder(F)
-        .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(64 * 1024))
-        .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, "0")
-        .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4").build())
-      .build();
+    TableDescriptor td = RlsmLayouts.smallPartitions("partition_stats");
     RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
     HRegion r = HBaseTestingUtility.createRegionAndWAL(info,
       UTIL.getDataTestDir("partition_stats"), UTIL.getConfiguration(), td);
-    byte[] pad = Bytes.toBytes("x".repeat(100));
-    for (int round = 0; round < 6; round++) {
-      for (int f = 0; f < 3; f++) {
-        int step = 1 + (round + f) % 4;
-        for (int i = round * 150 + f; i < 1200 + round * 150; i += step) {
-          r.put(new Put(RlsmTestRows.row(i)).addColumn(F, Q,
-            Bytes.add(RlsmTestRows.value(i), Bytes.toBytes("/" + round), pad)));
-        }
-        r.flush(true);
-      }
-      compactUntilSettled(r);
-    }
+    RlsmLayouts.load(r, 6);
     RlsmStoreFileManager.State state = files(r).state();
     assertTrue("several partitions: " + state.partitions, state.partitions.size() >= 4);
     boolean shared = false;

@@ -1,0 +1,57 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Region-level tests' Level-1 layouts of several small partitions, some sharing segments (index
+ * splits): a family with a 64 KiB partition split size, no partition merges and at most 4
+ * segments a partition, loaded in rounds of overlapping flushes each followed by compactions
+ * until the planner has no work.
+ */
+final class RlsmLayouts {
+  static final byte[] F = Bytes.toBytes("f");
+  static final byte[] Q = Bytes.toBytes("q");
+
+  private RlsmLayouts() {
+  }
+
+  static TableDescriptor smallPartitions(String table) {
+    return RlsmTables.configure(TableDescriptorBuilder.newBuilder(TableName.valueOf(table)))
+      .setColumnFamily(RlsmTables.familyBuilder(F)
+        .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(64 * 1024))
+        .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, "0")
+        .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4").build())
+      .build();
+  }
+
+  static void compactUntilSettled(HRegion r) throws IOException {
+    for (int i = 0; i < 50 && r.getStore(F).getStoreEngine().needsCompaction(List.of()); i++) {
+      r.compact(false);
+    }
+  }
+
+  /** {@code rounds} rounds of three overlapping flushes of rows around 0..1200+150*round. */
+  static void load(HRegion r, int rounds) throws IOException {
+    byte[] pad = Bytes.toBytes("x".repeat(100));
+    for (int round = 0; round < rounds; round++) {
+      for (int f = 0; f < 3; f++) {
+        int step = 1 + (round + f) % 4;
+        for (int i = round * 150 + f; i < 1200 + round * 150; i += step) {
+          r.put(new Put(RlsmTestRows.row(i)).addColumn(F, Q,
+            Bytes.add(RlsmTestRows.value(i), Bytes.toBytes("/" + round), pad)));
+        }
+        r.flush(true);
+      }
+      compactUntilSettled(r);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.AfterClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.experimental.categories.Category;
+
+/**
+ * The row cursor of partition summaries and planner row sources over HBase-read files: each row
+ * once, in order, however many cells (columns, versions) a row holds, clipped to the range; and
+ * an interrupted thread (HBase interrupts its compaction threads at shutdown) stops reading.
+ */
+@Category({ MediumTests.class, RegionServerTests.class })
+public class TestRlsmRowCursor {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmRowCursor.class);
+
+  private static final HBaseTestingUtility UTIL = new HBaseTestingUtility();
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final int ROWS = 500;
+  private static final int COLUMNS = 7;
+
+  @AfterClass
+  public static void cleanUp() throws IOException {
+    UTIL.cleanupTestDir();
+  }
+
+  private static HRegion region(String name) throws IOException {
+    TableDescriptor td = RlsmTables.configure(TableDescriptorBuilder
+      .newBuilder(TableName.valueOf(name))).setColumnFamily(RlsmTables.familyBuilder(F)
+        .setMaxVersions(3).build()).build();
+    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+    HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(name),
+      UTIL.getConfiguration(), td);
+    for (int version = 1; version <= 3; version++) {
+      for (int i = 0; i < ROWS; i++) {
+        Put p = new Put(RlsmTestRows.row(i));
+        for (int c = 0; c < COLUMNS; c++) {
+          p.addColumn(F, Bytes.toBytes("q" + c), version, RlsmTestRows.value(i));
+        }
+        r.put(p);
+      }
+    }
+    r.flush(true);
+    return r;
+  }
+
+  private static HStoreFile hfileBacked(HRegion r) {
+    for (HStoreFile f : r.getStore(F).getStorefiles()) {
+      if (!(f instanceof RlsmStoreFile) && f.getReader().getEntries() > 0) {
+        return f;
+      }
+    }
+    throw new AssertionError("no HFile-backed file with cells in " + r.getStore(F).getStorefiles());
+  }
+
+  @Test
+  public void eachRowOnceInRange() throws IOException {
+    HRegion r = region("row_cursor_rows");
+    try {
+      HStoreFile f = hfileBacked(r);
+      try (RlsmRowCursor c = RlsmRowCursor.open(f, null, null)) {
+        for (int i = 0; i < ROWS; i++) {
+          assertArrayEquals("row " + i, RlsmTestRows.row(i), c.next());
+        }
+        assertNull(c.next());
+      }
+      try (RlsmRowCursor c = RlsmRowCursor.open(f, RlsmTestRows.row(100), RlsmTestRows.row(199))) {
+        int n = 0;
+        for (byte[] row = c.next(); row != null; row = c.next()) {
+          assertArrayEquals(RlsmTestRows.row(100 + n), row);
+          n++;
+        }
+        assertEquals(100, n);
+      }
+      // a clipped range whose low lies above its high holds no row
+      try (RlsmRowCursor c = RlsmRowCursor.open(f, RlsmTestRows.row(300), RlsmTestRows.row(200))) {
+        assertNull(c.next());
+      }
+    } finally {
+      HBaseTestingUtility.closeRegionAndWAL(r);
+    }
+  }
+
+  @Test
+  public void interruptedThreadStopsReading() throws IOException {
+    HRegion r = region("row_cursor_interrupt");
+    try {
+      HStoreFile f = hfileBacked(r);
+      try (RlsmRowCursor c = RlsmRowCursor.open(f, null, null)) {
+        c.next();
+        Thread.currentThread().interrupt();
+        try {
+          c.next();
+          fail("an interrupted thread read on");
+        } catch (InterruptedIOException e) {
+          assertTrue("the interrupt flag stays set", Thread.currentThread().isInterrupted());
+        }
+      } finally {
+        Thread.interrupted();
+      }
+      assertFalse(Thread.currentThread().isInterrupted());
+    } finally {
+      HBaseTestingUtility.closeRegionAndWAL(r);
+    }
+  }
+}
