@@ -2,14 +2,11 @@ package org.apache.hadoop.hbase.rlsm;
 
 import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
@@ -39,12 +36,7 @@ public final class MigrationTraffic {
   /** Writer operations per phase; the reader must finish a quarter as many rounds. */
   private static final int PHASE_OPS = 40;
 
-  private final Progress written = new Progress();
-  private final Progress compared = new Progress();
-  private final AtomicReference<Throwable> failure = new AtomicReference<>();
-  private volatile boolean stop;
-  private final Thread writer;
-  private final Thread reader;
+  private final TrafficThreads threads;
 
   private static byte[] writerRow(int n) {
     return Bytes.toBytes(String.format("w%06d", n));
@@ -94,75 +86,31 @@ public final class MigrationTraffic {
     }
   }
 
-  /** Counts steps and releases the latch of the checkpoint the count reached. */
-  private static final class Progress {
-    private final AtomicInteger count = new AtomicInteger();
-    private final AtomicReference<Checkpoint> checkpoint = new AtomicReference<>();
-
-    private static final class Checkpoint {
-      final int target;
-      final CountDownLatch reached = new CountDownLatch(1);
-
-      Checkpoint(int target) {
-        this.target = target;
-      }
-    }
-
-    void step() {
-      int c = count.incrementAndGet();
-      Checkpoint cp = checkpoint.get();
-      if (cp != null && c >= cp.target) {
-        cp.reached.countDown();
-      }
-    }
-
-    int done() {
-      return count.get();
-    }
-
-    /** Releases the pending checkpoint: a failed thread makes no more steps. */
-    void release() {
-      Checkpoint cp = checkpoint.get();
-      if (cp != null) {
-        cp.reached.countDown();
-      }
-    }
-
-    /** A latch released once {@code steps} more steps than now have been made. */
-    CountDownLatch after(int steps) {
-      Checkpoint cp = new Checkpoint(count.get() + steps);
-      checkpoint.set(cp);
-      if (count.get() >= cp.target) {
-        cp.reached.countDown();
-      }
-      return cp.reached;
-    }
-  }
-
   /** A writer and a reader against {@code src} and {@code twin}, started by {@link #start}. */
   public MigrationTraffic(HBaseTestingUtility util, TableName src, TableName twin) {
-    writer = new Thread(() -> run(() -> {
+    AtomicInteger finished = new AtomicInteger();
+    threads = new TrafficThreads("twin", (stopped, written) -> {
       try (Table s = util.getConnection().getTable(src);
         Table d = util.getConnection().getTable(twin)) {
-        for (int n = 0; !stop; n++) {
+        for (int n = 0; !stopped.getAsBoolean(); n++) {
           writerOp(s, n);
           writerOp(d, n);
+          finished.incrementAndGet();
           written.step();
         }
       }
-    }), "twin-writer");
-    // Compares only rows that no one writes any more: the initial rows, and writer rows whose
-    // operation has reached both tables. Each round looks at a tenth of the initial rows and
-    // the ten newest finished writer rows.
-    reader = new Thread(() -> run(() -> {
+    }, (stopped, compared) -> {
+      // Compares only rows that no one writes any more: the initial rows, and writer rows whose
+      // operation has reached both tables. Each round looks at a tenth of the initial rows and
+      // the ten newest finished writer rows.
       try (Table s = util.getConnection().getTable(src);
         Table d = util.getConnection().getTable(twin)) {
-        for (int round = 0; !stop; round++) {
+        for (int round = 0; !stopped.getAsBoolean(); round++) {
           List<byte[]> rows = new ArrayList<>();
           for (int i = round % 10; i < ROWS; i += 10) {
             rows.add(row(i));
           }
-          int done = written.done();
+          int done = finished.get();
           for (int n = Math.max(0, done - 10); n < done; n++) {
             rows.add(writerRow(n));
           }
@@ -174,51 +122,20 @@ public final class MigrationTraffic {
           compared.step();
         }
       }
-    }), "twin-reader");
-  }
-
-  private interface Body {
-    void run() throws Exception;
-  }
-
-  private void run(Body body) {
-    try {
-      body.run();
-    } catch (Throwable t) {
-      failure.compareAndSet(null, t);
-      // Let the main thread's waits end: it checks the failure after each.
-      stop = true;
-      written.release();
-      compared.release();
-    }
+    });
   }
 
   public void start() {
-    writer.start();
-    reader.start();
+    threads.start();
   }
 
   /** Waits until both threads made a phase's worth of progress from now. */
   public void awaitPhase() throws InterruptedException {
-    CountDownLatch w = written.after(PHASE_OPS);
-    CountDownLatch r = compared.after(PHASE_OPS / 4);
-    RlsmTestCluster.awaitLatch(w);
-    RlsmTestCluster.awaitLatch(r);
-    Throwable t = failure.get();
-    if (t != null) {
-      throw new AssertionError("traffic failed", t);
-    }
+    threads.await(PHASE_OPS, PHASE_OPS / 4);
   }
 
   public void stopAndCheck() throws InterruptedException {
-    stop = true;
-    writer.join(RlsmTestCluster.HANG_GUARD_MS);
-    reader.join(RlsmTestCluster.HANG_GUARD_MS);
-    assertFalse("traffic threads hung", writer.isAlive() || reader.isAlive());
-    Throwable t = failure.get();
-    if (t != null) {
-      throw new AssertionError("traffic failed", t);
-    }
+    threads.stopAndCheck();
   }
 
   private static List<String> describe(Cell[] cells) {
