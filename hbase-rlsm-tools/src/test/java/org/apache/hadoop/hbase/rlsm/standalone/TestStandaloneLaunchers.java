@@ -296,8 +296,8 @@ public class TestStandaloneLaunchers {
 
   /**
    * bin/hbase-shell both ways a script uses it, in HBase shell syntax: commands on standard input
-   * (reading the RLSM table written above; failing commands, a missing table and a split of the
-   * RLSM table, are shown as ERROR lines and make the exit status 1) and a script file that runs
+   * (reading and splitting the RLSM table written above; a failing command, a missing table, is
+   * shown as an ERROR line and makes the exit status 1) and a script file that runs
    * the operators' commands on a default-engine table and creates an RLSM table with only the
    * engine key.
    */
@@ -320,7 +320,9 @@ public class TestStandaloneLaunchers {
     assertTrue(piped.output, piped.output.contains(RlsmConfig.ENGINE_CLASS_NAME));
     assertTrue(piped.output, piped.output.contains("1 servers, 0 dead"));
     assertTrue(piped.output, piped.output.contains("ERROR: TableNotFoundException"));
-    assertTrue(piped.output, piped.output.contains("ERROR: DoNotRetryIOException"));
+    // RLSM tables split (RlsmRegionSplitPolicy): the shell's split is accepted, not refused
+    assertTrue(piped.output, piped.output.contains("Requested split of " + t));
+    assertFalse(piped.output, piped.output.contains("ERROR: DoNotRetryIOException"));
 
     File script = tmp.newFile("script.rb");
     Files.write(script.toPath(), String.join("\n",
