@@ -126,7 +126,8 @@ public class TestRlsmSplitPolicyFromSite {
 
     // The operator enables the observer on the master (docs/install.md) and alters the table.
     MiniHBaseCluster cluster = util.getMiniHBaseCluster();
-    RlsmTestCluster.completeRlsmDescriptors(util.getConfiguration());
+    // the cluster's own copy of the configuration, which a master started later reads
+    RlsmTestCluster.completeRlsmDescriptors(cluster.getConf());
     cluster.stopMaster(0).join();
     cluster.startMaster();
     assertTrue(cluster.waitForActiveAndReadyMaster(RlsmTestCluster.HANG_GUARD_MS));
