@@ -26,6 +26,12 @@ import org.slf4j.LoggerFactory;
  * HFile reader, which cannot read v1; the region reports itself not splittable (the master's
  * {@code DoNotRetryIOException} "NOT splittable") until a compaction rewrote them.</li>
  * </ul>
+ * The master instantiates a policy only when the table descriptor names one; with this class as
+ * the site default ({@code hbase.regionserver.region.split.policy}) and a descriptor naming none,
+ * the RegionServer runs this policy but the master splits the region as HFiles, and the daughters
+ * could not open. So a region with an RLSM store whose descriptor does not name this class is
+ * not splittable, explicitly or automatically; {@code RlsmMasterObserver} names it at create
+ * and alter (docs/architecture.md, "Split and merge").
  */
 @InterfaceAudience.Private
 public class RlsmRegionSplitPolicy extends RegionSplitPolicy {
@@ -33,9 +39,20 @@ public class RlsmRegionSplitPolicy extends RegionSplitPolicy {
 
   private RegionSplitPolicy delegate;
 
+  /**
+   * Whether the master will skip its store-file range check when splitting this region: the
+   * descriptor names this policy, or the region has no RLSM store. Fixed at region open (a
+   * descriptor change reopens the region).
+   */
+  private boolean masterReferencesAll;
+
   @Override
   protected void configureForRegion(HRegion region) {
     super.configureForRegion(region);
+    masterReferencesAll = getClass().getName()
+      .equals(region.getTableDescriptor().getRegionSplitPolicyClassName())
+      || region.getStores().stream()
+        .noneMatch(s -> s.getStoreEngine() instanceof RlsmStoreEngine);
     String name = region.getTableDescriptor().getValue(RlsmConfig.SPLIT_POLICY_KEY);
     if (name == null) {
       name = getConf().get(HConstants.HBASE_REGION_SPLIT_POLICY_KEY);
@@ -65,12 +82,23 @@ public class RlsmRegionSplitPolicy extends RegionSplitPolicy {
 
   @Override
   protected boolean shouldSplit() {
-    return delegate.shouldSplit();
+    // silent: asked at every flush; an explicit split request reaches canSplit, which logs
+    return masterReferencesAll && delegate.shouldSplit();
   }
 
   @Override
   protected boolean canSplit() {
     if (!delegate.canSplit()) {
+      return false;
+    }
+    if (!masterReferencesAll) {
+      LOG.warn("Region {} is not splittable: table {} uses {} but its descriptor does not name "
+        + "{} as SPLIT_POLICY (it is only the configured default), so the master would split its "
+        + "RLSM files as HFiles. Set the table's SPLIT_POLICY to {} (its own policy goes to the "
+        + "table value {}), or enable {} on the master and alter the table once",
+        region.getRegionInfo().getEncodedName(), region.getTableDescriptor().getTableName(),
+        RlsmConfig.ENGINE_CLASS_NAME, getClass().getName(), getClass().getName(),
+        RlsmConfig.SPLIT_POLICY_KEY, "org.apache.hadoop.hbase.rlsm.RlsmMasterObserver");
       return false;
     }
     for (HStore s : region.getStores()) {

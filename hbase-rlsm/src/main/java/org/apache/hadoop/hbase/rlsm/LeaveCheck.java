@@ -38,11 +38,13 @@ public final class LeaveCheck {
   }
 
   /** Families of {@code next} that use RLSM in {@code current} but not in {@code next}. */
-  static List<ColumnFamilyDescriptor> leaving(TableDescriptor current, TableDescriptor next) {
+  static List<ColumnFamilyDescriptor> leaving(Configuration conf, TableDescriptor current,
+    TableDescriptor next) {
     List<ColumnFamilyDescriptor> out = new ArrayList<>();
     for (ColumnFamilyDescriptor f : next.getColumnFamilies()) {
       ColumnFamilyDescriptor was = current.getColumnFamily(f.getName());
-      if (was != null && RlsmTables.usesRlsm(current, was) && !RlsmTables.usesRlsm(next, f)) {
+      if (was != null && RlsmTables.usesRlsm(conf, current, was)
+        && !RlsmTables.usesRlsm(conf, next, f)) {
         out.add(f);
       }
     }
@@ -59,7 +61,7 @@ public final class LeaveCheck {
    */
   public static TableDescriptor check(Configuration conf, TableDescriptor current,
     TableDescriptor next) throws IOException {
-    List<ColumnFamilyDescriptor> leaving = leaving(current, next);
+    List<ColumnFamilyDescriptor> leaving = leaving(conf, current, next);
     if (leaving.isEmpty()) {
       return next;
     }
@@ -87,7 +89,7 @@ public final class LeaveCheck {
     TableDescriptor out = b.build();
     boolean rlsmLeft = false;
     for (ColumnFamilyDescriptor f : out.getColumnFamilies()) {
-      rlsmLeft |= RlsmTables.usesRlsm(out, f);
+      rlsmLeft |= RlsmTables.usesRlsm(conf, out, f);
     }
     if (!rlsmLeft && RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME.equals(
       out.getRegionSplitPolicyClassName())) {

@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.rlsm;
 
 import java.io.IOException;
 import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.SnapshotDescription;
 import org.apache.hadoop.hbase.client.TableDescriptor;
@@ -12,9 +13,10 @@ import org.apache.hadoop.hbase.coprocessor.ObserverContext;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
- * Makes {@code hbase.hstore.engine.class} the only setting a family needs to use RLSM: at table
- * create and at every alter (HBase routes add and modify family through modify table), the master
- * stores the descriptor {@link RlsmTables#complete} returns, or refuses the operation with its
+ * Makes {@code hbase.hstore.engine.class} the only setting a family needs to use RLSM, on the
+ * family, the table, or in the master's site configuration: at table create and at every alter
+ * (HBase routes add and modify family through modify table), the master stores the descriptor
+ * {@link RlsmTables#complete} returns for its configuration, or refuses the operation with its
  * {@code DoNotRetryIOException}, which the client and the shell show as they are; a snapshot of a
  * table whose RLSM families still hold format v1 files is refused, and so is a clone or restore
  * of a snapshot that holds one ({@link RlsmSnapshots}). An alter that takes a family off RLSM
@@ -33,15 +35,15 @@ public class RlsmMasterObserver implements MasterCoprocessor, MasterObserver {
   @Override
   public TableDescriptor preCreateTableRegionsInfos(
     ObserverContext<MasterCoprocessorEnvironment> ctx, TableDescriptor desc) throws IOException {
-    return RlsmTables.complete(desc);
+    return RlsmTables.complete(ctx.getEnvironment().getConfiguration(), desc);
   }
 
   @Override
   public TableDescriptor preModifyTable(ObserverContext<MasterCoprocessorEnvironment> ctx,
     TableName tableName, TableDescriptor currentDescriptor, TableDescriptor newDescriptor)
     throws IOException {
-    return RlsmTables.complete(
-      LeaveCheck.check(ctx.getEnvironment().getConfiguration(), currentDescriptor, newDescriptor));
+    Configuration conf = ctx.getEnvironment().getConfiguration();
+    return RlsmTables.complete(conf, LeaveCheck.check(conf, currentDescriptor, newDescriptor));
   }
 
   @Override

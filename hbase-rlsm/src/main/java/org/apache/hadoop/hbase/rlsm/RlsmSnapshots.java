@@ -48,7 +48,7 @@ public final class RlsmSnapshots {
     for (Path regionDir : FSUtils.getRegionDirs(fs, tableDir)) {
       for (ColumnFamilyDescriptor f : td.getColumnFamilies()) {
         Path familyDir = new Path(regionDir, f.getNameAsString());
-        if (!RlsmTables.usesRlsm(td, f) || !fs.exists(familyDir)) {
+        if (!RlsmTables.usesRlsm(conf, td, f) || !fs.exists(familyDir)) {
           continue;
         }
         for (FileStatus st : fs.listStatus(familyDir)) {
@@ -83,7 +83,7 @@ public final class RlsmSnapshots {
       ColumnFamilyDescriptor f = td.getColumnFamily(Bytes.toBytes(family));
       String name = file.getName();
       if (
-        f == null || !RlsmTables.usesRlsm(td, f) || file.hasReference()
+        f == null || !RlsmTables.usesRlsm(conf, td, f) || file.hasReference()
           || HFileLink.isHFileLink(name) || StoreFileInfo.isReference(name)
       ) {
         return;

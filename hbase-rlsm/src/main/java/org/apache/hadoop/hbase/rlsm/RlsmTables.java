@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.rlsm;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.TableName;
@@ -106,9 +107,9 @@ public final class RlsmTables {
   }
 
   /**
-   * A setting of a family as its store sees it: the family's values, then its configuration, then
-   * the table's values (HBase's {@code StoreUtils.createStoreConfiguration}, without the site
-   * file), or null.
+   * A setting of a family as the descriptor gives it to its store: the family's values, then its
+   * configuration, then the table's values (HBase's {@code StoreUtils.createStoreConfiguration},
+   * without the site file), or null.
    */
   static String effective(TableDescriptor td, ColumnFamilyDescriptor f, String key) {
     String v = f.getValue(key);
@@ -118,25 +119,37 @@ public final class RlsmTables {
     return v != null ? v : td.getValue(key);
   }
 
-  /** Whether the family's store uses the RLSM engine. */
-  public static boolean usesRlsm(TableDescriptor td, ColumnFamilyDescriptor f) {
-    return RlsmConfig.ENGINE_CLASS_NAME.equals(
-      effective(td, f, StoreEngine.STORE_ENGINE_CLASS_KEY));
+  /**
+   * Whether the family's store uses the RLSM engine: named by the family or the table, or, when
+   * neither names an engine, by {@code conf} (the site configuration, which the store reads last).
+   */
+  public static boolean usesRlsm(Configuration conf, TableDescriptor td,
+    ColumnFamilyDescriptor f) {
+    String engine = effective(td, f, StoreEngine.STORE_ENGINE_CLASS_KEY);
+    if (engine == null) {
+      engine = conf.get(StoreEngine.STORE_ENGINE_CLASS_KEY);
+    }
+    return RlsmConfig.ENGINE_CLASS_NAME.equals(engine);
   }
 
   /**
-   * The descriptor with every RLSM family (one whose store resolves
-   * {@code hbase.hstore.engine.class} to the RLSM engine, set on the family or the table) given
-   * the settings of {@link #configure} it does not set itself, and the table given RLSM's split
-   * policy, a {@code SPLIT_POLICY} of its own moving to {@value RlsmConfig#SPLIT_POLICY_KEY}.
+   * The descriptor with every RLSM family ({@link #usesRlsm}: the engine named on the family, on
+   * the table, or only by {@code conf}) given the settings of {@link #configure} it does not set
+   * itself, the engine key included, and the table given RLSM's split policy, a
+   * {@code SPLIT_POLICY} of its own moving to {@value RlsmConfig#SPLIT_POLICY_KEY}. A family
+   * that uses RLSM only through {@code conf} is completed like one naming the engine: without
+   * RLSM's policy on the descriptor, the master would split the region as HFiles and
+   * {@code RlsmRegionSplitPolicy} refuses the split (docs/architecture.md, "Split and merge").
    * Settings a family does set are kept when RLSM works with them (a blocking file count,
    * HBase's default memstore); the others fail.
+   * @param conf the configuration the table's stores read under the descriptor (the master's)
    * @throws DoNotRetryIOException naming the family and setting that RLSM cannot work with
    */
-  public static TableDescriptor complete(TableDescriptor td) throws DoNotRetryIOException {
+  public static TableDescriptor complete(Configuration conf, TableDescriptor td)
+    throws DoNotRetryIOException {
     TableDescriptorBuilder b = null;
     for (ColumnFamilyDescriptor f : td.getColumnFamilies()) {
-      if (!usesRlsm(td, f)) {
+      if (!usesRlsm(conf, td, f)) {
         continue;
       }
       refuseConflicts(td, f);

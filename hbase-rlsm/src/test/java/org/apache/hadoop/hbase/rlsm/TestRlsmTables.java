@@ -6,6 +6,7 @@ import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.MemoryCompactionPolicy;
@@ -37,6 +38,8 @@ public class TestRlsmTables {
   private static final TableName T = TableName.valueOf("t");
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] G = Bytes.toBytes("g");
+  /** A site configuration naming no engine (HBase's default for every family without one). */
+  private static final Configuration PLAIN_SITE = new Configuration(false);
 
   private static ColumnFamilyDescriptorBuilder engineOnly(byte[] name) {
     return ColumnFamilyDescriptorBuilder.newBuilder(name)
@@ -69,18 +72,18 @@ public class TestRlsmTables {
 
   @Test
   public void ownSplitPolicyMovesToTheDelegateKey() throws Exception {
-    TableDescriptor td = RlsmTables.complete(TableDescriptorBuilder.newBuilder(T)
+    TableDescriptor td = RlsmTables.complete(PLAIN_SITE, TableDescriptorBuilder.newBuilder(T)
       .setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
       .setColumnFamily(engineOnly(F).build()).build());
     assertRlsmFamily(td, F);
     assertEquals(ConstantSizeRegionSplitPolicy.class.getName(),
       td.getValue(RlsmConfig.SPLIT_POLICY_KEY));
-    assertEquals(td, RlsmTables.complete(td));
+    assertEquals(td, RlsmTables.complete(PLAIN_SITE, td));
   }
 
   @Test
   public void engineKeyOnFamilyGetsWhatConfigureSets() throws Exception {
-    TableDescriptor td = RlsmTables.complete(table(engineOnly(F).build(),
+    TableDescriptor td = RlsmTables.complete(PLAIN_SITE, table(engineOnly(F).build(),
       ColumnFamilyDescriptorBuilder.of(G)));
     assertRlsmFamily(td, F);
     ColumnFamilyDescriptor expected = RlsmTables.family(F);
@@ -92,7 +95,7 @@ public class TestRlsmTables {
 
   @Test
   public void engineKeyOnTableReachesEveryFamily() throws Exception {
-    TableDescriptor td = RlsmTables.complete(TableDescriptorBuilder.newBuilder(T)
+    TableDescriptor td = RlsmTables.complete(PLAIN_SITE, TableDescriptorBuilder.newBuilder(T)
       .setValue(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME)
       .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
       .setColumnFamily(ColumnFamilyDescriptorBuilder.of(G)).build());
@@ -100,27 +103,63 @@ public class TestRlsmTables {
     assertRlsmFamily(td, G);
   }
 
+  /**
+   * RLSM only through the site configuration: completed like a family naming the engine (the
+   * engine key pinned on it), so the master names RLSM's split policy; a family naming another
+   * engine is left alone.
+   */
+  @Test
+  public void engineInSiteConfigurationOnlyIsCompleted() throws Exception {
+    Configuration site = new Configuration(false);
+    site.set(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME);
+    String other = "org.apache.hadoop.hbase.regionserver.DefaultStoreEngine";
+    TableDescriptor td = RlsmTables.complete(site, TableDescriptorBuilder.newBuilder(T)
+      .setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.of(F))
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(G)
+        .setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, other).build())
+      .build());
+    assertRlsmFamily(td, F);
+    assertEquals(RlsmConfig.ENGINE_CLASS_NAME,
+      td.getColumnFamily(F).getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
+    assertEquals(ConstantSizeRegionSplitPolicy.class.getName(),
+      td.getValue(RlsmConfig.SPLIT_POLICY_KEY));
+    assertEquals(other,
+      td.getColumnFamily(G).getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
+    assertEquals(null, td.getColumnFamily(G).getInMemoryCompaction());
+    assertEquals(td, RlsmTables.complete(site, td));
+    // refusals hold for such families too
+    try {
+      RlsmTables.complete(site, table(ColumnFamilyDescriptorBuilder.newBuilder(F)
+        .setInMemoryCompaction(MemoryCompactionPolicy.BASIC).build()));
+      fail("accepted in-memory compaction on a family using RLSM through the site");
+    } catch (DoNotRetryIOException e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("IN_MEMORY_COMPACTION => 'BASIC'"));
+    }
+  }
+
   @Test
   public void tableWithoutRlsmIsUnchanged() throws Exception {
     TableDescriptor td = table(ColumnFamilyDescriptorBuilder.of(F));
-    assertSame(td, RlsmTables.complete(td));
+    assertSame(td, RlsmTables.complete(PLAIN_SITE, td));
   }
 
   @Test
   public void settingsRlsmWorksWithAreKept() throws Exception {
-    TableDescriptor td = RlsmTables.complete(table(RlsmTables.useDefaultMemStore(engineOnly(F))
-      .setConfiguration(HStore.BLOCKING_STOREFILES_KEY, "77").build()));
+    TableDescriptor td = RlsmTables.complete(PLAIN_SITE, table(
+      RlsmTables.useDefaultMemStore(engineOnly(F))
+        .setConfiguration(HStore.BLOCKING_STOREFILES_KEY, "77").build()));
     ColumnFamilyDescriptor f = td.getColumnFamily(F);
     assertEquals(RlsmTables.DEFAULT_MEMSTORE_CLASS_NAME,
       f.getConfigurationValue(HStore.MEMSTORE_CLASS_NAME));
     assertEquals("77", f.getConfigurationValue(HStore.BLOCKING_STOREFILES_KEY));
     // Completing twice changes nothing (alter after create).
-    assertEquals(td, RlsmTables.complete(td));
+    assertEquals(td, RlsmTables.complete(PLAIN_SITE, td));
   }
 
   private static void assertRefused(TableDescriptor td, String... words) {
     try {
-      RlsmTables.complete(td);
+      RlsmTables.complete(PLAIN_SITE, td);
       fail("accepted " + td);
     } catch (DoNotRetryIOException e) {
       for (String w : words) {

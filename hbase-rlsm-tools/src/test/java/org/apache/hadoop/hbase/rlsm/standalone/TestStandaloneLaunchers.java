@@ -366,7 +366,7 @@ public class TestStandaloneLaunchers {
         .getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));
       // Only the engine key was given: the master completed the family (RlsmMasterObserver).
       TableName created = TableName.valueOf("shell_rlsm");
-      assertEquals(RlsmTables.complete(admin.getDescriptor(created)),
+      assertEquals(RlsmTables.complete(clientConf(), admin.getDescriptor(created)),
         admin.getDescriptor(created));
       assertEquals(RlsmConfig.ENGINE_CLASS_NAME, admin.getDescriptor(created).getColumnFamily(F)
         .getConfigurationValue(StoreEngine.STORE_ENGINE_CLASS_KEY));

@@ -104,7 +104,7 @@ public final class RlsmLeave {
     List<String> names = new ArrayList<>(families);
     if (names.isEmpty()) {
       for (ColumnFamilyDescriptor f : td.getColumnFamilies()) {
-        if (RlsmTables.usesRlsm(td, f)) {
+        if (RlsmTables.usesRlsm(admin.getConfiguration(), td, f)) {
           names.add(f.getNameAsString());
         }
       }
@@ -116,7 +116,7 @@ public final class RlsmLeave {
     boolean changed = false;
     for (String name : names) {
       ColumnFamilyDescriptor f = td.getColumnFamily(Bytes.toBytes(name));
-      if (f == null || !RlsmTables.usesRlsm(td, f)) {
+      if (f == null || !RlsmTables.usesRlsm(admin.getConfiguration(), td, f)) {
         throw new IllegalArgumentException("family " + name + " of " + table
           + (f == null ? " does not exist" : " does not use RLSM"));
       }

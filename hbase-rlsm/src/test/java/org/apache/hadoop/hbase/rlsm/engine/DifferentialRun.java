@@ -131,7 +131,8 @@ final class DifferentialRun {
     }
     util.getAdmin().createTable(tb.setColumnFamily(cf.build()).build());
     if (rlsm) {
-      assertEquals(RlsmTables.complete(util.getAdmin().getDescriptor(tn)),
+      assertEquals(RlsmTables.complete(util.getConfiguration(),
+        util.getAdmin().getDescriptor(tn)),
         util.getAdmin().getDescriptor(tn));
       assertEquals(HashMemStoreConfig.MEMSTORE_CLASS_NAME, RlsmTestStores.memStoreClass(
         util.getHBaseCluster().getRegions(tn).get(0).getStore(F)).getName());
