@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.ToLongFunction;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -69,21 +70,20 @@ final class RlsmPartitionChain extends HStoreFile {
 
   @Override
   long increaseRefCount() {
-    long n = 0;
-    for (RlsmStoreFileManager.Partition p : partitions) {
-      for (HStoreFile seg : p.segments) {
-        n = seg.increaseRefCount();
-      }
-    }
-    return n;
+    return eachSegment(HStoreFile::increaseRefCount);
   }
 
   @Override
   long decreaseRefCount() {
+    return eachSegment(HStoreFile::decreaseRefCount);
+  }
+
+  /** Applies a reference count change to every segment; returns the last count. */
+  private long eachSegment(ToLongFunction<HStoreFile> change) {
     long n = 0;
     for (RlsmStoreFileManager.Partition p : partitions) {
       for (HStoreFile seg : p.segments) {
-        n = seg.decreaseRefCount();
+        n = change.applyAsLong(seg);
       }
     }
     return n;
