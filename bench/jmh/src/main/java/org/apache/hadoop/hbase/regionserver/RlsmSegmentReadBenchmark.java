@@ -30,12 +30,12 @@ import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.io.hfile.HFileBlock;
-import org.apache.hadoop.hbase.io.hfile.HFileBlockIndex;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.bench.YcsbRows;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.wal.WALFactory;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -95,6 +95,9 @@ public class RlsmSegmentReadBenchmark {
     dir = new Path((shm.isDirectory() ? shm : new File(System.getProperty("java.io.tmpdir")))
       .getAbsolutePath(), "rlsm-jmh-segment-" + writer + "-" + ProcessHandle.current().pid());
     conf.set(HConstants.HBASE_DIR, dir.toString());
+    // a WAL on the local file system, which has no hflush (the loads skip the WAL anyway)
+    conf.setBoolean(CommonFSUtils.UNSAFE_STREAM_CAPABILITY_ENFORCE, false);
+    conf.set(WALFactory.WAL_PROVIDER, "filesystem");
     fs = FileSystem.getLocal(conf);
     Path file = writeFile(conf);
     cache = BlockCacheFactory.createBlockCache(conf);
@@ -107,16 +110,22 @@ public class RlsmSegmentReadBenchmark {
       hits[k] = new Scan(new Get(YcsbRows.rowKey(rnd.nextInt(rows))));
       misses[k] = new Scan(new Get(YcsbRows.rowKey(rows + (long) rnd.nextInt(rows))));
     }
-    HFile.Reader r = cached.getReader().getHFileReader();
-    if (r.getTrailer().getNumDataIndexLevels() != 1) {
-      throw new IllegalStateException("expected a one-level block index: " + r.getTrailer());
+    // the data blocks, walked block by block up to the load-on-open section
+    HFile.Reader r = uncached.getReader().getHFileReader();
+    List<long[]> blocks = new ArrayList<>();
+    for (long off = 0; off < r.getTrailer().getLoadOnOpenDataOffset();) {
+      HFileBlock block = r.readBlock(off, -1, false, true, false, false, null, null);
+      if (block.getBlockType() == BlockType.DATA) {
+        blocks.add(new long[] { off, block.getOnDiskSizeWithHeader() });
+      }
+      off += block.getOnDiskSizeWithHeader();
+      block.release();
     }
-    HFileBlockIndex.BlockIndexReader index = r.getDataBlockIndexReader();
-    blockOffsets = new long[index.getRootBlockCount()];
-    blockSizes = new long[blockOffsets.length];
-    for (int b = 0; b < blockOffsets.length; b++) {
-      blockOffsets[b] = index.getRootBlockOffset(b);
-      blockSizes[b] = index.getRootBlockDataSize(b);
+    blockOffsets = new long[blocks.size()];
+    blockSizes = new long[blocks.size()];
+    for (int b = 0; b < blocks.size(); b++) {
+      blockOffsets[b] = blocks.get(b)[0];
+      blockSizes[b] = blocks.get(b)[1];
     }
     seeker = cached.getReader().getScanner(true, true, false);
     // warm the cache: every data, index and Bloom block a lookup may touch
