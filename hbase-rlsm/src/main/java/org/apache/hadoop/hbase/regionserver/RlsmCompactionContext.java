@@ -66,7 +66,11 @@ final class RlsmCompactionContext extends CompactionContext {
     state = storeFileManager.state();
     List<PartitionSummary> before = state.partitionSummaries();
     try {
-      plan = planner.plan(state.level0Summaries(), before, forceMajor, new RlsmStoreRows(state));
+      // references (a daughter or merged region) are rewritten whole into this region's own
+      // Level-1, as HBase compacts a daughter's references: only then can it split again and
+      // its parents be archived
+      plan = planner.plan(state.level0Summaries(), before, forceMajor || state.references,
+        new RlsmStoreRows(state));
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
@@ -74,9 +78,7 @@ final class RlsmCompactionContext extends CompactionContext {
       return false;
     }
     retired = new HashSet<>(RlsmCompactionPlanner.retired(before, plan));
-    if (state.manifest != null) {
-      retired.add(state.manifest.getPath().getName());
-    }
+    state.manifests.forEach(m -> retired.add(m.getPath().getName()));
     List<HStoreFile> files = new ArrayList<>();
     for (HStoreFile f : state.all) {
       if (retired.contains(f.getPath().getName())) {
@@ -103,7 +105,7 @@ final class RlsmCompactionContext extends CompactionContext {
     long millis = EnvironmentEdgeManager.currentTime() - start;
     long retiredBytes = 0;
     for (HStoreFile f : request.getFiles()) {
-      if (f != state.manifest) {
+      if (!state.manifests.contains(f)) {
         retiredBytes += f.getReader().length();
       }
     }

@@ -51,6 +51,8 @@ final class RlsmCompactionRunner {
   private final RlsmStoreFileManager.State state;
   private final CompactionPlan plan;
   private final Collection<String> retired;
+  /** First and last row written per target index, for {@link #clip}. */
+  private final Map<Integer, byte[][]> written = new HashMap<>();
 
   RlsmCompactionRunner(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
     Collection<String> retired) {
@@ -196,7 +198,9 @@ final class RlsmCompactionRunner {
       for (Cell c : cells) {
         if (currentRow == null || !CellUtil.matchingRows(currentRow, c)) {
           currentRow = c;
-          int t = targetOf(targets, CellUtil.cloneRow(c));
+          byte[] row = CellUtil.cloneRow(c);
+          int t = targetOf(targets, row);
+          written.computeIfAbsent(t, k -> new byte[][] { row, row })[1] = row;
           current = byTarget.get(t);
           if (current == null) {
             current = factory.create();
@@ -246,6 +250,30 @@ final class RlsmCompactionRunner {
       + Bytes.toStringBinary(row) + "; nothing was committed");
   }
 
+  /**
+   * The partition of a target, with a bound outside the region's rows {@code [start, end)} moved
+   * to the first or last row written into it. Only a region that still had another region's
+   * layout (a daughter's first compaction rewrites its parent's partitions) has such bounds;
+   * moving them keeps every partition of the region inside its rows, so that the layouts of two
+   * merged regions never overlap ({@link RlsmStoreFileManager#build}). A target that keeps
+   * segments is left as it is (its rows were not all read).
+   */
+  private PartitionDescriptor clip(CompactionPlan.Target t, byte[][] rows, List<String> segments) {
+    byte[] low = t.low;
+    byte[] high = t.high;
+    if (rows != null) {
+      byte[] start = store.getRegionInfo().getStartKey();
+      byte[] end = store.getRegionInfo().getEndKey();
+      if (start.length > 0 && Bytes.compareTo(low, start) < 0) {
+        low = rows[0];
+      }
+      if (end.length > 0 && Bytes.compareTo(high, end) >= 0) {
+        high = rows[1];
+      }
+    }
+    return new PartitionDescriptor(low, high, segments);
+  }
+
   private void writeManifest(Map<Integer, RlsmV2Writer> byTarget, Result result)
     throws IOException {
     List<PartitionDescriptor> parts = new ArrayList<>();
@@ -258,7 +286,7 @@ final class RlsmCompactionRunner {
         segments.add(w.getPath().getName());
       }
       if (!segments.isEmpty()) {
-        parts.add(new PartitionDescriptor(t.low, t.high, segments));
+        parts.add(clip(t, t.keep.isEmpty() ? written.get(i) : null, segments));
       }
     }
     long maxSeqId = 0;
@@ -269,7 +297,7 @@ final class RlsmCompactionRunner {
     for (String name : retired) {
       replaced.add(file(name));
     }
-    long generation = state.manifest == null ? 1 : RlsmFiles.generation(state.manifest) + 1;
+    long generation = state.nextGeneration;
     RlsmV2Writer w = RlsmV2Writer.create(store, FileRole.MANIFEST, 0, false, null);
     result.paths.add(w.getPath());
     boolean ok = false;

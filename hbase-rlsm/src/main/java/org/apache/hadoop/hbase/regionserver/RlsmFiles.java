@@ -2,10 +2,13 @@ package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
+import org.apache.hadoop.hbase.io.HFileLink;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.util.Pair;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -17,6 +20,65 @@ import org.apache.yetus.audience.InterfaceAudience;
 @InterfaceAudience.Private
 public final class RlsmFiles {
   private RlsmFiles() {
+  }
+
+  /**
+   * Where a store file's bytes were written: the region whose store directory holds the HFile
+   * (by encoded name) and the HFile's name there. A manifest lists segment names of the store
+   * it was written in, so a manifest's listing is resolved against its own origin region, and a
+   * file of this store matches a listed segment when both have the same origin.
+   */
+  public static final class Origin {
+    public final String region;
+    public final String name;
+
+    Origin(String region, String name) {
+      this.region = region;
+      this.name = name;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Origin && ((Origin) o).region.equals(region)
+        && ((Origin) o).name.equals(name);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(region, name);
+    }
+
+    @Override
+    public String toString() {
+      return region + "/" + name;
+    }
+  }
+
+  /**
+   * The origin of a store file name found in the store directory of region {@code dirRegion}:
+   * a plain name is that region's own file; a split or merge {@code Reference}
+   * ({@code <name>.<region>}) points into the named region's directory, where the name may
+   * itself be an {@code HFileLink}; an {@code HFileLink} ({@code <table>=<region>-<hfile>},
+   * snapshot clones) names the HFile's region and name. The one place RLSM resolves file names.
+   */
+  public static Origin origin(String fileName, String dirRegion) {
+    String name = fileName;
+    String region = dirRegion;
+    if (StoreFileInfo.isReference(name)) {
+      Pair<String, String> rf = StoreFileInfo.getReferredToRegionAndFile(name);
+      region = rf.getFirst();
+      name = rf.getSecond();
+    }
+    if (HFileLink.isHFileLink(name)) {
+      region = HFileLink.getReferencedRegionName(name);
+      name = HFileLink.getReferencedHFileName(name);
+    }
+    return new Origin(region, name);
+  }
+
+  /** The origin of a store file of the store of region {@code dirRegion}. */
+  public static Origin origin(HStoreFile f, String dirRegion) {
+    return origin(f.getPath().getName(), dirRegion);
   }
 
   /** Whether RLSM wrote the file (v1, or v2 with an RLSM role). */

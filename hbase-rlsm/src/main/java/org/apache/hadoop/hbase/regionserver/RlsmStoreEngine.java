@@ -78,7 +78,8 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     this.compactionPolicy = new RlsmCompactionThrottlePolicy(conf, store);
     // HStore.getCompactionProgress() asks the compactor; RlsmCompactionRunner runs RLSM plans.
     this.compactor = new DefaultCompactor(conf, store);
-    this.storeFileManager = new RlsmStoreFileManager(planner, urgency, stats);
+    this.storeFileManager = new RlsmStoreFileManager(planner, urgency, stats,
+      RlsmStoreFileManager.Scope.of(store), comparator);
   }
 
   /**
@@ -227,6 +228,11 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     Runnable actionUnderLock) throws IOException {
     super.replaceStoreFiles(compactedFiles, newFiles, walMarkerWriter, actionUnderLock);
     updateLayoutStats();
+  }
+
+  /** Whether a store file is in format v1, which a split reference cannot read. */
+  boolean holdsV1Files() {
+    return storeFileManager.state().v1;
   }
 
   /** False while a compaction runs (see the class comment); HBase re-enqueues after it. */

@@ -16,10 +16,14 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionUrgency;
 import org.apache.hadoop.hbase.rlsm.compaction.FileSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.LayoutUnion;
 import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.RegionSplitPoint;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
@@ -39,10 +43,14 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * rebuilt from the file set on every change (flush, compaction, open), under the store's write
  * lock, so a read always sees one consistent layout:
  * <ul>
- * <li>the Level-1 layout is the one recorded by the newest manifest file;</li>
- * <li>Level-0 is every flush file (and bulk-loaded HFile) that the manifest does not list;</li>
+ * <li>the Level-1 layout is the one recorded by the newest manifest file (of this region, or
+ * before its first compaction of a daughter or merged region, the union of the newest manifest
+ * of each region whose files it references, clipped to its rows: {@link #build});</li>
+ * <li>Level-0 is every flush file (and bulk-loaded HFile) that the manifests do not list;</li>
  * <li>segments no manifest lists, and older manifests, are orphans of an interrupted
- * compaction: kept out of the state and archived by the engine when the region opens.</li>
+ * compaction: kept out of the state and archived by the engine when the region opens (for a
+ * reference or link, the reference or link file in this region's directory, never the file it
+ * points to).</li>
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
  * a Scan reads Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
@@ -177,6 +185,28 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
   }
 
+  /**
+   * The region a store belongs to, as its layout needs it: the encoded name its own files
+   * resolve to ({@link RlsmFiles#origin}) and its rows {@code [start, end)}, to which Level-1
+   * partitions of other regions' manifests are clipped.
+   */
+  static final class Scope {
+    final String region;
+    final byte[] start;
+    final byte[] end;
+
+    Scope(String region, byte[] start, byte[] end) {
+      this.region = region;
+      this.start = start;
+      this.end = end;
+    }
+
+    static Scope of(HStore store) {
+      RegionInfo ri = store.getRegionFileSystem().getRegionInfoForFS();
+      return new Scope(ri.getEncodedName(), ri.getStartKey(), ri.getEndKey());
+    }
+  }
+
   /** An immutable layout of the store. */
   static final class State {
     final ImmutableList<HStoreFile> all;
@@ -185,13 +215,24 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final ImmutableList<HStoreFile> level0;
     final List<Partition> partitions;
     final RangeTree<Partition> tree;
-    final HStoreFile manifest;
+    /**
+     * The manifests defining Level-1: this region's newest, or, before this region wrote one,
+     * the newest of each origin region whose files it references (a daughter or merged region).
+     */
+    final List<HStoreFile> manifests;
     final List<HStoreFile> orphans;
+    /** Generation of the next manifest this store writes: above every manifest it holds. */
+    final long nextGeneration;
+    /** Whether a file is a split or merge reference: the store must rewrite it (see below). */
+    final boolean references;
+    /** Whether a file is in format v1, which HBase's reference reader cannot read. */
+    final boolean v1;
     /** Segments of the deepest partition (0 without partitions). */
     final int deepest;
 
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
-      List<Partition> partitions, HStoreFile manifest, List<HStoreFile> orphans) {
+      List<Partition> partitions, List<HStoreFile> manifests, List<HStoreFile> orphans,
+      long nextGeneration) {
       this.all = all;
       Map<String, HStoreFile> names = new HashMap<>(all.size() * 2);
       all.forEach(f -> names.put(f.getPath().getName(), f));
@@ -199,13 +240,16 @@ public class RlsmStoreFileManager implements StoreFileManager {
       this.level0 = level0;
       this.partitions = partitions;
       this.tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
-      this.manifest = manifest;
+      this.manifests = manifests;
       this.orphans = orphans;
+      this.nextGeneration = nextGeneration;
+      this.references = all.stream().anyMatch(HStoreFile::isReference);
+      this.v1 = all.stream().anyMatch(f -> f instanceof RlsmStoreFile);
       this.deepest = partitions.stream().mapToInt(p -> p.segments.size()).max().orElse(0);
     }
 
     static final State EMPTY =
-      new State(ImmutableList.of(), ImmutableList.of(), List.of(), null, List.of());
+      new State(ImmutableList.of(), ImmutableList.of(), List.of(), List.of(), List.of(), 1);
 
     List<FileSummary> level0Summaries() {
       List<FileSummary> out = new ArrayList<>(level0.size());
@@ -227,6 +271,22 @@ public class RlsmStoreFileManager implements StoreFileManager {
       Set<HStoreFile> s = new HashSet<>();
       partitions.forEach(p -> s.addAll(p.segments));
       return s.size();
+    }
+
+    /**
+     * Partition sizes without I/O: each segment's length shared evenly among the partitions
+     * listing it.
+     */
+    long[] partitionBytes() {
+      Map<HStoreFile, Integer> sharing = new IdentityHashMap<>();
+      partitions.forEach(p -> p.segments.forEach(seg -> sharing.merge(seg, 1, Integer::sum)));
+      long[] out = new long[partitions.size()];
+      for (int i = 0; i < out.length; i++) {
+        for (HStoreFile seg : partitions.get(i).segments) {
+          out[i] += seg.getReader().length() / sharing.get(seg);
+        }
+      }
+      return out;
     }
   }
 
@@ -251,13 +311,17 @@ public class RlsmStoreFileManager implements StoreFileManager {
   private final RlsmCompactionPlanner planner;
   private final CompactionUrgency urgency;
   private final RlsmStoreStats stats;
+  private final Scope scope;
+  private final CellComparator comparator;
   /** The current layout; replaced under the store's write lock (see "Locking"). */
   private volatile State state = State.EMPTY;
   /** Files compacted away, not yet archived; replaced under the store's write lock. */
   private volatile ImmutableList<HStoreFile> compactedFiles = ImmutableList.of();
 
   RlsmStoreFileManager(RlsmCompactionPlanner planner, CompactionUrgency urgency,
-    RlsmStoreStats stats) {
+    RlsmStoreStats stats, Scope scope, CellComparator comparator) {
+    this.scope = scope;
+    this.comparator = comparator;
     this.planner = planner;
     this.urgency = urgency;
     this.stats = stats;
@@ -272,60 +336,92 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return hasWork(state);
   }
 
+  /** References are always work: they must be rewritten before the region can split again. */
   private boolean hasWork(State s) {
-    return planner.needsCompaction(s.level0Summaries(), s.partitionSummaries());
-  }
-
-  /** Builds the layout of a file set; fails when the manifest names a file that is missing. */
-  static State build(Collection<HStoreFile> files) throws IOException {
-    return build(files, State.EMPTY);
+    return s.references || planner.needsCompaction(s.level0Summaries(), s.partitionSummaries());
   }
 
   /**
-   * As {@link #build(Collection)}; when the manifest is the one of {@code previous}, its
-   * partitions (and their cached summaries) are reused: flushes do not change Level-1.
+   * Builds the layout of a file set; fails when a manifest names a file that is missing, when
+   * the store holds segments of a region whose manifest it lacks, or when the manifests of two
+   * regions overlap.
    */
-  static State build(Collection<HStoreFile> files, State previous) throws IOException {
-    Map<String, HStoreFile> byName = new HashMap<>();
-    HStoreFile manifest = null;
+  static State build(Collection<HStoreFile> files, Scope scope) throws IOException {
+    return build(files, State.EMPTY, scope);
+  }
+
+  /**
+   * As {@link #build(Collection, Scope)}; when the manifests are those of {@code previous}, its
+   * partitions (and their cached summaries) are reused: flushes do not change Level-1.
+   *
+   * <p>Every file is keyed by its origin ({@link RlsmFiles#origin}): this region's own files,
+   * and references or links to another region's files. The newest manifest of each origin
+   * region lists that region's segment names. Once this region wrote a manifest, it alone
+   * defines Level-1: its first compaction rewrote every referenced file (see
+   * {@link RlsmCompactionContext}) and retired the other regions' manifests. Before that,
+   * Level-1 is the union of the origins' layouts ({@link LayoutUnion}).
+   */
+  static State build(Collection<HStoreFile> files, State previous, Scope scope)
+    throws IOException {
+    Map<RlsmFiles.Origin, HStoreFile> byOrigin = new HashMap<>();
+    Map<String, HStoreFile> newest = new LinkedHashMap<>();
     List<HStoreFile> orphans = new ArrayList<>();
+    long maxGeneration = 0;
     for (HStoreFile f : files) {
-      byName.put(f.getPath().getName(), f);
+      RlsmFiles.Origin o = RlsmFiles.origin(f, scope.region);
+      byOrigin.put(o, f);
       if (RlsmFiles.role(f) == FileRole.MANIFEST) {
-        HStoreFile m = f;
-        if (
-          manifest == null || RlsmFiles.generation(m) > RlsmFiles.generation(manifest)
-        ) {
-          if (manifest != null) {
-            orphans.add(manifest);
+        long g = RlsmFiles.generation(f);
+        maxGeneration = Math.max(maxGeneration, g);
+        HStoreFile m = newest.get(o.region);
+        if (m == null || g > RlsmFiles.generation(m)) {
+          if (m != null) {
+            orphans.add(m);
           }
-          manifest = m;
+          newest.put(o.region, f);
         } else {
-          orphans.add(m);
+          orphans.add(f);
         }
       }
     }
+    List<HStoreFile> manifests = new ArrayList<>();
+    HStoreFile own = newest.get(scope.region);
+    if (own != null) {
+      manifests.add(own);
+      newest.values().stream().filter(m -> m != own).forEach(orphans::add);
+    } else {
+      manifests.addAll(newest.values());
+    }
     Set<HStoreFile> referenced = Collections.newSetFromMap(new IdentityHashMap<>());
     List<Partition> partitions = new ArrayList<>();
-    if (manifest != null && manifest == previous.manifest && sameSegments(previous, byName)) {
-      referenced.add(manifest);
+    referenced.addAll(manifests);
+    if (!manifests.isEmpty() && sameManifests(manifests, previous.manifests)
+      && sameSegments(previous, files)) {
       partitions.addAll(previous.partitions);
       for (Partition p : partitions) {
         referenced.addAll(p.segments);
       }
-    } else if (manifest != null) {
-      referenced.add(manifest);
+    } else if (!manifests.isEmpty()) {
       Map<List<Object>, Partition> unchanged = new HashMap<>();
       for (Partition p : previous.partitions) {
         unchanged.put(identity(p.low, p.high, p.segments), p);
       }
-      for (PartitionDescriptor d : RlsmFiles.partitions(manifest)) {
+      List<LayoutUnion.Layout> layouts = new ArrayList<>();
+      Map<String, HStoreFile> manifestOf = new HashMap<>();
+      for (HStoreFile m : manifests) {
+        String region = RlsmFiles.origin(m, scope.region).region;
+        layouts.add(new LayoutUnion.Layout(region, RlsmFiles.partitions(m)));
+        manifestOf.put(region, m);
+      }
+      for (LayoutUnion.Part part : LayoutUnion.union(layouts, scope.start, scope.end)) {
+        PartitionDescriptor d = part.partition;
         ImmutableList.Builder<HStoreFile> segments = ImmutableList.builder();
         for (String name : d.segments()) {
-          HStoreFile seg = byName.get(name);
+          HStoreFile seg = byOrigin.get(RlsmFiles.origin(name, part.origin));
           if (seg == null || !RlsmFiles.isRlsm(seg)) {
-            throw new IOException("Level-1 manifest " + manifest.getPath() + " lists segment "
-              + name + (seg == null ? ", which is not in the store" : ", which is not RLSM"));
+            throw new IOException("Level-1 manifest " + manifestOf.get(part.origin).getPath()
+              + " lists segment " + name
+              + (seg == null ? ", which is not in the store" : ", which is not RLSM"));
           }
           segments.add(seg);
           referenced.add(seg);
@@ -343,6 +439,13 @@ public class RlsmStoreFileManager implements StoreFileManager {
         continue;
       }
       if (RlsmFiles.role(f) != FileRole.FLUSH) {
+        String region = RlsmFiles.origin(f, scope.region).region;
+        if (own == null && !region.equals(scope.region) && !newest.containsKey(region)) {
+          // the split or merge that made this region left out the origin's manifest: archiving
+          // the segment would lose its rows, so refuse to open instead
+          throw new IOException("Store file " + f.getPath() + " is a Level-1 segment of region "
+            + region + ", but the store holds no manifest of that region");
+        }
         orphans.add(f);
       } else {
         level0.add(f);
@@ -350,7 +453,20 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
     }
     return new State(ImmutableList.sortedCopyOf(ORDER, all),
-      ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifest, orphans);
+      ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifests, orphans,
+      maxGeneration + 1);
+  }
+
+  private static boolean sameManifests(List<HStoreFile> a, List<HStoreFile> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      if (a.get(i) != b.get(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** A key equal for partitions of equal range over the very same open segment files. */
@@ -381,10 +497,12 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
   }
 
-  private static boolean sameSegments(State previous, Map<String, HStoreFile> byName) {
+  private static boolean sameSegments(State previous, Collection<HStoreFile> files) {
+    Set<HStoreFile> present = Collections.newSetFromMap(new IdentityHashMap<>());
+    present.addAll(files);
     for (Partition p : previous.partitions) {
       for (HStoreFile seg : p.segments) {
-        if (byName.get(seg.getPath().getName()) != seg) {
+        if (!present.contains(seg)) {
           return false;
         }
       }
@@ -403,7 +521,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   @Override
   public void loadFiles(List<HStoreFile> storeFiles) throws IOException {
-    state = build(storeFiles);
+    state = build(storeFiles, scope);
     if (!state.orphans.isEmpty()) {
       LOG.warn("Store files {} belong to no Level-1 manifest (an interrupted compaction)",
         state.orphans);
@@ -412,7 +530,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   @Override
   public void insertNewFiles(Collection<HStoreFile> sfs) throws IOException {
-    state = build(ImmutableList.copyOf(Iterables.concat(state.all, sfs)), state);
+    state = build(ImmutableList.copyOf(Iterables.concat(state.all, sfs)), state, scope);
   }
 
   @Override
@@ -420,7 +538,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
     Collection<HStoreFile> results) throws IOException {
     State next = build(ImmutableList.copyOf(
       Iterables.concat(Iterables.filter(state.all, sf -> !compacted.contains(sf)), results)),
-      state);
+      state, scope);
     if (!next.orphans.isEmpty()) {
       throw new IOException("compaction left files outside the manifest: " + next.orphans);
     }
@@ -528,17 +646,42 @@ public class RlsmStoreFileManager implements StoreFileManager {
     return candidateFiles;
   }
 
-  /** RLSM regions do not split (the table helper disables it); never propose a split point. */
+  /**
+   * The Level-1 partition boundary nearest the byte midpoint ({@link RegionSplitPoint}); with
+   * fewer than two partitions, HBase's choice: the middle key of the largest data file. None
+   * while a v1 file is in the store: HBase reads a daughter's references through its HFile
+   * reader, which cannot read v1 ({@link RlsmRegionSplitPolicy} refuses such a split).
+   */
   @Override
-  public Optional<byte[]> getSplitPoint() {
-    return Optional.empty();
+  public Optional<byte[]> getSplitPoint() throws IOException {
+    State s = state;
+    if (s.v1) {
+      LOG.info("Store holds format v1 files; no split point until a compaction rewrites them");
+      return Optional.empty();
+    }
+    byte[][] lows = new byte[s.partitions.size()][];
+    for (int i = 0; i < lows.length; i++) {
+      lows[i] = s.partitions.get(i).low;
+    }
+    byte[] row = RegionSplitPoint.nearestMidpoint(lows, s.partitionBytes(), scope.start,
+      scope.end);
+    if (row != null) {
+      return Optional.of(row);
+    }
+    List<HStoreFile> data = new ArrayList<>(s.all);
+    data.removeAll(s.manifests);
+    return StoreUtils.getSplitPoint(data, comparator);
   }
 
-  /** See {@link CompactionUrgency}: at most 0 exactly while the planner has work. */
+  /**
+   * See {@link CompactionUrgency}: at most 0 exactly while the planner has work, and first of all
+   * while the store holds references.
+   */
   @Override
   public int getStoreCompactionPriority() {
     State s = state;
-    return urgency.priority(s.level0.size(), s.deepest, hasWork(s));
+    return s.references ? CompactionUrgency.REFERENCES
+      : urgency.priority(s.level0.size(), s.deepest, hasWork(s));
   }
 
   /** Whole Level-0 files whose newest cell expired by TTL; never the newest file. */

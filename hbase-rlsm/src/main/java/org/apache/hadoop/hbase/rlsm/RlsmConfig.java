@@ -12,6 +12,24 @@ public final class RlsmConfig {
   public static final String ENGINE_CLASS_NAME =
     "org.apache.hadoop.hbase.regionserver.RlsmStoreEngine";
 
+  /**
+   * The region split policy every table with an RLSM family gets ({@code RlsmTables}); it makes
+   * the master reference every store file at a split and leaves the decision to
+   * {@link #SPLIT_POLICY_KEY}'s policy.
+   */
+  public static final String RLSM_SPLIT_POLICY_CLASS_NAME =
+    "org.apache.hadoop.hbase.regionserver.RlsmRegionSplitPolicy";
+
+  /**
+   * Table value: the region split policy class that decides when and where an RLSM table's
+   * regions split (any HBase {@code RegionSplitPolicy}: {@code SteppingSplitPolicy},
+   * {@code ConstantSizeRegionSplitPolicy}, {@code IncreasingToUpperBoundRegionSplitPolicy},
+   * {@code DisabledRegionSplitPolicy}, ...). Unset: {@code hbase.regionserver.region.split.policy},
+   * else HBase's default {@code SteppingSplitPolicy}. A table's {@code SPLIT_POLICY} is moved
+   * here at create and alter ({@code RlsmTables.complete}).
+   */
+  public static final String SPLIT_POLICY_KEY = "hbase.rlsm.split.policy";
+
   /** False-positive rate of the row Bloom filter written into every Level-0 file. */
   public static final String L0_BLOOM_FPP_KEY = "hbase.rlsm.l0.bloom.fpp";
   public static final double DEFAULT_L0_BLOOM_FPP = 0.01;

@@ -10,8 +10,8 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DefaultMemStore;
-import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StoreScanner;
 import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
@@ -25,9 +25,12 @@ import org.apache.hadoop.hbase.rlsm.memstore.HashMemStoreConfig;
  * admin.createTable(RlsmTables.table(TableName.valueOf("t"), Bytes.toBytes("f")).build());
  * </pre>
  *
- * Region split and merge are disabled for such tables: RLSM files cannot yet be split by
- * reference files, so {@code Admin.split} fails with HBase's {@code DoNotRetryIOException}
- * ("region split is disabled for the table") instead of producing unreadable daughters.
+ * Such tables split and merge like any HBase table. They get the split policy
+ * {@value RlsmConfig#RLSM_SPLIT_POLICY_CLASS_NAME}, which makes the master reference every RLSM
+ * file (the Level-1 manifest included) in both daughters, and leaves when and where to split
+ * to the policy named by the table value {@value RlsmConfig#SPLIT_POLICY_KEY} (HBase's default
+ * when unset); a table's own {@code SPLIT_POLICY} is moved there (docs/architecture.md, "Split
+ * and merge").
  *
  * <p>Why the family settings are needed, and why the engine cannot apply them itself: HBase's
  * {@code HStore} reads the memstore class and the blocking file count from the store
@@ -80,10 +83,17 @@ public final class RlsmTables {
     return familyBuilder(name).build();
   }
 
-  /** Disables split and merge, which RLSM files do not support yet. */
+  /** Gives the table RLSM's split policy (see the class comment). */
   public static TableDescriptorBuilder configure(TableDescriptorBuilder b) {
-    return b.setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName())
-      .setSplitEnabled(false).setMergeEnabled(false);
+    return b.setRegionSplitPolicyClassName(RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME);
+  }
+
+  /**
+   * Has the RLSM table decide splits by {@code policy}, a {@code RegionSplitPolicy} class name
+   * (recorded as {@value RlsmConfig#SPLIT_POLICY_KEY}).
+   */
+  public static TableDescriptorBuilder splitPolicy(TableDescriptorBuilder b, String policy) {
+    return b.setValue(RlsmConfig.SPLIT_POLICY_KEY, policy);
   }
 
   /** A table builder whose given families all use RLSM. */
@@ -117,9 +127,10 @@ public final class RlsmTables {
   /**
    * The descriptor with every RLSM family (one whose store resolves
    * {@code hbase.hstore.engine.class} to the RLSM engine, set on the family or the table) given
-   * the settings of {@link #configure} it does not set itself, and the table given split and
-   * merge off. Settings a family does set are kept when RLSM works with them (a blocking file
-   * count, HBase's default memstore); the others fail.
+   * the settings of {@link #configure} it does not set itself, and the table given RLSM's split
+   * policy, a {@code SPLIT_POLICY} of its own moving to {@value RlsmConfig#SPLIT_POLICY_KEY}.
+   * Settings a family does set are kept when RLSM works with them (a blocking file count,
+   * HBase's default memstore); the others fail.
    * @throws DoNotRetryIOException naming the family and setting that RLSM cannot work with
    */
   public static TableDescriptor complete(TableDescriptor td) throws DoNotRetryIOException {
@@ -145,13 +156,26 @@ public final class RlsmTables {
       return td;
     }
     String policy = td.getRegionSplitPolicyClassName();
-    if (policy != null && !policy.equals(DisabledRegionSplitPolicy.class.getName())) {
-      throw new DoNotRetryIOException("Table " + td.getTableName() + " uses "
-        + RlsmConfig.ENGINE_CLASS_NAME + ", which does not support region split yet, but sets "
-        + "SPLIT_POLICY => '" + policy + "'; remove it (RLSM tables get "
-        + DisabledRegionSplitPolicy.class.getName() + ")");
+    if (policy != null && !policy.equals(RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME)) {
+      splitPolicy(b, policy);
+    } else {
+      policy = td.getValue(RlsmConfig.SPLIT_POLICY_KEY);
+    }
+    if (policy != null) {
+      checkSplitPolicy(td, policy);
     }
     return configure(b).build();
+  }
+
+  private static void checkSplitPolicy(TableDescriptor td, String policy)
+    throws DoNotRetryIOException {
+    try {
+      Class.forName(policy).asSubclass(RegionSplitPolicy.class);
+    } catch (ClassNotFoundException | ClassCastException e) {
+      throw new DoNotRetryIOException("Table " + td.getTableName() + " uses "
+        + RlsmConfig.ENGINE_CLASS_NAME + " and names the split policy " + policy
+        + ", which is not a " + RegionSplitPolicy.class.getName() + " on the class path", e);
+    }
   }
 
   private static void refuseConflicts(TableDescriptor td, ColumnFamilyDescriptor f)

@@ -45,10 +45,23 @@ public final class RlsmTwinTables {
    */
   public static RlsmTwinTables create(HBaseTestingUtility util, String name,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
+    return createPreSplit(util, name, settings, new byte[0][], families);
+  }
+
+  /** As {@link #create}, both tables pre-split at {@code splitKeys}. */
+  public static RlsmTwinTables createPreSplit(HBaseTestingUtility util, String name,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[][] splitKeys, byte[]... families)
+    throws IOException {
     TableName r = TableName.valueOf(name + "_rlsm");
     TableName d = TableName.valueOf(name + "_default");
-    util.getAdmin().createTable(descriptor(r, true, settings, families).build());
-    util.getAdmin().createTable(descriptor(d, false, settings, families).build());
+    for (TableDescriptorBuilder b : List.of(descriptor(r, true, settings, families),
+      descriptor(d, false, settings, families))) {
+      if (splitKeys.length == 0) {
+        util.getAdmin().createTable(b.build());
+      } else {
+        util.getAdmin().createTable(b.build(), splitKeys);
+      }
+    }
     return new RlsmTwinTables(util, r, d);
   }
 

@@ -15,7 +15,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
-import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
+import org.apache.hadoop.hbase.regionserver.RlsmRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StoreScanner;
@@ -57,9 +57,25 @@ public class TestRlsmTables {
     assertEquals(Integer.toString(RlsmConfig.DEFAULT_BLOCKING_STORE_FILES),
       f.getConfigurationValue(HStore.BLOCKING_STOREFILES_KEY));
     assertEquals(MemoryCompactionPolicy.NONE, f.getInMemoryCompaction());
-    assertFalse(td.isSplitEnabled());
-    assertFalse(td.isMergeEnabled());
-    assertEquals(DisabledRegionSplitPolicy.class.getName(), td.getRegionSplitPolicyClassName());
+    assertTrue(td.isSplitEnabled());
+    assertTrue(td.isMergeEnabled());
+    assertEquals(RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME, td.getRegionSplitPolicyClassName());
+  }
+
+  @Test
+  public void splitPolicyClassNameIsTheGlueClass() {
+    assertEquals(RlsmRegionSplitPolicy.class.getName(), RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME);
+  }
+
+  @Test
+  public void ownSplitPolicyMovesToTheDelegateKey() throws Exception {
+    TableDescriptor td = RlsmTables.complete(TableDescriptorBuilder.newBuilder(T)
+      .setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
+      .setColumnFamily(engineOnly(F).build()).build());
+    assertRlsmFamily(td, F);
+    assertEquals(ConstantSizeRegionSplitPolicy.class.getName(),
+      td.getValue(RlsmConfig.SPLIT_POLICY_KEY));
+    assertEquals(td, RlsmTables.complete(td));
   }
 
   @Test
@@ -125,9 +141,10 @@ public class TestRlsmTables {
     assertRefused(table(engineOnly(F)
       .setConfiguration(StoreScanner.STORESCANNER_PREAD_MAX_BYTES, "65536").build()),
       StoreScanner.STORESCANNER_PREAD_MAX_BYTES, "65536");
+    assertRefused(TableDescriptorBuilder.newBuilder(T).setRegionSplitPolicyClassName("no.Such")
+      .setColumnFamily(engineOnly(F).build()).build(), "split policy no.Such");
     assertRefused(TableDescriptorBuilder.newBuilder(T)
-      .setRegionSplitPolicyClassName(ConstantSizeRegionSplitPolicy.class.getName())
-      .setColumnFamily(engineOnly(F).build()).build(), "SPLIT_POLICY",
-      ConstantSizeRegionSplitPolicy.class.getName());
+      .setValue(RlsmConfig.SPLIT_POLICY_KEY, "java.lang.String")
+      .setColumnFamily(engineOnly(F).build()).build(), "split policy java.lang.String");
   }
 }

@@ -21,6 +21,13 @@ import org.apache.hadoop.hbase.regionserver.Store;
  * Pure functions of counts; the store file manager supplies the counts.
  */
 public final class CompactionUrgency {
+  /**
+   * Priority of a store holding split or merge references: ahead of every other compaction.
+   * Until it rewrote them the region can neither split nor merge again, and its parent's files
+   * cannot be archived. Above {@code Store.NO_PRIORITY}, which HBase reads as "ask the store".
+   */
+  public static final int REFERENCES = Integer.MIN_VALUE + 1;
+
   private final int trigger;
   private final int maxSegments;
   private final int blockingFiles;

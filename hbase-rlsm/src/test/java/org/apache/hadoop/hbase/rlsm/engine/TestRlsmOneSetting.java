@@ -63,8 +63,9 @@ public class TestRlsmOneSetting {
     assertEquals(HashMemStoreConfig.MEMSTORE_CLASS_NAME, RlsmTestStores.memStoreClass(store).getName());
     assertEquals(RlsmConfig.DEFAULT_BLOCKING_STORE_FILES, store.getBlockingFileCount());
     TableDescriptor td = util.getAdmin().getDescriptor(tn);
-    assertFalse(td.isSplitEnabled());
-    assertFalse(td.isMergeEnabled());
+    assertTrue(td.isSplitEnabled());
+    assertTrue(td.isMergeEnabled());
+    assertEquals(RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME, td.getRegionSplitPolicyClassName());
   }
 
   @Test

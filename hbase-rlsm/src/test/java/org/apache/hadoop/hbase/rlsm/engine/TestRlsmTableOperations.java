@@ -13,7 +13,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CompareOperator;
-import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
@@ -369,27 +368,6 @@ public class TestRlsmTableOperations {
         assertArrayEquals(b((i < 100 ? "a" : "b") + i), t.get(new Get(row(i))).getValue(F, Q1));
       }
       assertEquals(300, count(t, new Scan()));
-    }
-  }
-
-  @Test
-  public void splitIsRejectedAndMajorCompactionIsHarmless() throws Exception {
-    TableName tn = create();
-    try (Table t = util.getConnection().getTable(tn)) {
-      load(t, 0, 100, "a");
-      flush(tn);
-      load(t, 50, 100, "b");
-      flush(tn);
-      try {
-        util.getAdmin().split(tn, row(50));
-        fail("split of an RLSM table must be rejected");
-      } catch (DoNotRetryIOException e) {
-        assertTrue(e.getMessage(), e.getMessage().contains("split is disabled"));
-      }
-      util.compact(tn, true); // synchronous: the assertions below see its result
-      assertEquals(2, store(tn).getStorefiles().size());
-      assertEquals(100, count(t, new Scan()));
-      assertArrayEquals(b("b77"), t.get(new Get(row(77))).getValue(F, Q1));
     }
   }
 

@@ -38,7 +38,7 @@ public final class CrashableRegion {
   private final File rootFile;
   private final File snapshotFile;
   private final Path rootDir;
-  private final RegionInfo info;
+  private RegionInfo info;
   private TableDescriptor td;
   private HRegion region;
   private WALFactory wals;
@@ -86,6 +86,22 @@ public final class CrashableRegion {
 
   public TableName table() {
     return info.getTable();
+  }
+
+  public RegionInfo info() {
+    return info;
+  }
+
+  /**
+   * Drives region {@code ri} of the same table (a daughter the test made) from the next open on;
+   * the current region must be closed or abandoned.
+   */
+  public void switchTo(RegionInfo ri) {
+    this.info = ri;
+  }
+
+  public Path rootDir() {
+    return rootDir;
   }
 
   /** Uses {@code td} (same table, e.g. other family settings) from the next open on. */

@@ -15,6 +15,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
@@ -25,14 +27,23 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionFileSystem;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.regionserver.RegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.RlsmRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
+import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.tool.Damage;
@@ -40,6 +51,7 @@ import org.apache.hadoop.hbase.rlsm.tool.StoreVerifier;
 import org.apache.hadoop.hbase.testclassification.IOTests;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.util.ReflectionUtils;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
@@ -73,6 +85,14 @@ public class TestRlsmCrashSweep {
   private interface Step {
     void run(HRegion r, TreeMap<String, String> oracle) throws IOException;
   }
+
+  /** Turns the closed set-up region into the region the sweep drives (a daughter, say). */
+  private interface Handover {
+    void run(CrashableRegion cr, TreeMap<String, String> oracle) throws IOException;
+  }
+
+  private static final Handover SAME_REGION = (cr, o) -> {
+  };
 
   /** The operation under test. */
   private interface Operation {
@@ -135,6 +155,7 @@ public class TestRlsmCrashSweep {
     final long linked;
     final int partitions;
     final int files;
+    final int references;
 
     Snap(HRegion r) {
       RlsmStoreStats s = stats(r);
@@ -145,6 +166,8 @@ public class TestRlsmCrashSweep {
       linked = s.getLinkedFiles();
       partitions = s.getPartitions();
       files = r.getStore(F).getStorefiles().size();
+      references = (int) r.getStore(F).getStorefiles().stream()
+        .filter(HStoreFile::isReference).count();
     }
   }
 
@@ -199,6 +222,15 @@ public class TestRlsmCrashSweep {
    */
   private int sweep(String name, Map<String, String> setupConf, Step setup,
     Map<String, String> sweepConf, Step prepare, Operation op, KindCheck kind) throws Exception {
+    return sweep(name, setupConf, setup, SAME_REGION, sweepConf, prepare, op, kind);
+  }
+
+  /**
+   * As above; {@code handover} turns the set-up region into the one swept. Files of other
+   * regions (a daughter's parent) must survive every crash and recovery untouched.
+   */
+  private int sweep(String name, Map<String, String> setupConf, Step setup, Handover handover,
+    Map<String, String> sweepConf, Step prepare, Operation op, KindCheck kind) throws Exception {
     long start = System.currentTimeMillis();
     Configuration conf = HBaseConfiguration.create();
     File work = new File("target/crash-sweep/" + name);
@@ -207,6 +239,8 @@ public class TestRlsmCrashSweep {
     HRegion r = cr.open();
     setup.run(r, base);
     cr.close();
+    handover.run(cr, base);
+    Map<Path, Long> others = otherRegionsFiles(cr);
     cr.saveSnapshot();
     cr.setDescriptor(descriptor(name, sweepConf));
 
@@ -254,6 +288,7 @@ public class TestRlsmCrashSweep {
         try {
           r = cr.crashAndRecover(new Random(k * 31 + mode), randomTail);
           verify(r, oracle, ctx);
+          assertEquals(ctx + ": other regions' files untouched", others, otherRegionsFiles(cr));
           StoreVerifier v = new StoreVerifier(cr.fs()).verify(cr.storeDir(FAMILY));
           if (!v.findings().isEmpty()) {
             fail(ctx + ": verify tool findings " + v.findings());
@@ -271,6 +306,25 @@ public class TestRlsmCrashSweep {
     LOG.info("CRASH-SWEEP {}: {} crash points, {} mutations, {} reads per operation, {} ms", name,
       crashes, n, reads, System.currentTimeMillis() - start);
     return crashes;
+  }
+
+  /** Store files of the table's regions other than the swept one, with their lengths. */
+  private static Map<Path, Long> otherRegionsFiles(CrashableRegion cr) throws IOException {
+    Map<Path, Long> out = new TreeMap<>();
+    Path table = cr.regionDir().getParent();
+    for (FileStatus region : cr.fs().listStatus(table)) {
+      if (!region.isDirectory() || region.getPath().equals(cr.regionDir())
+        || region.getPath().getName().startsWith(".")) {
+        continue;
+      }
+      Path store = new Path(region.getPath(), FAMILY);
+      if (cr.fs().exists(store)) {
+        for (FileStatus f : cr.fs().listStatus(store)) {
+          out.put(f.getPath(), f.getLen());
+        }
+      }
+    }
+    return out;
   }
 
   private static final Map<String, String> NONE = Map.of();
@@ -373,5 +427,58 @@ public class TestRlsmCrashSweep {
       assertEquals("two partitions", 2, stats(r).getPartitions());
     }, Map.of(RlsmCompactionConfig.MERGE_BYTES_KEY, Long.toString(4L << 20)), (r, o) -> { },
       r -> r.compact(false), (b, a) -> a.merge > b.merge);
+  }
+
+  /**
+   * Splits the closed region at {@code splitRow} as HBase's split procedure does with the RLSM
+   * split policy (a bottom {@code Reference} to every store file, the manifest included) and
+   * hands over its lower daughter.
+   */
+  private static Handover lowerDaughter(byte[] splitRow) {
+    return (cr, oracle) -> {
+      RegionInfo parent = cr.info();
+      RegionInfo lower = RegionInfoBuilder.newBuilder(parent.getTable())
+        .setStartKey(parent.getStartKey()).setEndKey(splitRow)
+        .setRegionId(parent.getRegionId() + 1).build();
+      Configuration conf = cr.fs().getConf();
+      Path table = cr.regionDir().getParent();
+      HRegionFileSystem.createRegionOnFileSystem(conf, cr.fs(), table, lower);
+      HRegionFileSystem parentFs =
+        HRegionFileSystem.openRegionFromFileSystem(conf, cr.fs(), table, parent, true);
+      RegionSplitPolicy policy = ReflectionUtils.newInstance(RlsmRegionSplitPolicy.class, conf);
+      int refs = 0;
+      for (FileStatus st : cr.fs().listStatus(cr.storeDir(FAMILY))) {
+        if (st.isFile()) {
+          HStoreFile f = new HStoreFile(new StoreFileInfo(conf, cr.fs(), st.getPath(), true),
+            BloomType.ROW, CacheConfig.DISABLED);
+          assertTrue(parentFs.splitStoreFile(lower, FAMILY, f, splitRow, false, policy) != null);
+          refs++;
+        }
+      }
+      assertTrue("the parent has files to reference", refs > 2);
+      oracle.tailMap(Bytes.toString(splitRow), true).clear();
+      cr.switchTo(lower);
+    };
+  }
+
+  /**
+   * A daughter's first compaction rewrites its references to the parent's Level-1 and Level-0
+   * files into a layout of its own; a crash at any of its writes leaves either the parent's
+   * layout (read through the references) or the daughter's, and the parent's files untouched.
+   */
+  @Test
+  public void daughterRewritesReferences() throws Exception {
+    sweep("sweep_daughter", NONE, (r, o) -> {
+      firstPartition(r, o, 600);
+      put(r, o, 100, 560, 9, "m");
+      flush(r);
+      delete(r, o, 7, 470);
+      flush(r);
+    }, lowerDaughter(Bytes.toBytes(row(450))), NONE, (r, o) -> {
+      assertTrue("the daughter opened with references",
+        r.getStore(F).getStorefiles().stream().anyMatch(HStoreFile::isReference));
+      put(r, o, 3, 440, 11, "d");
+      flush(r);
+    }, r -> r.compact(false), (b, a) -> b.references > 0 && a.references == 0);
   }
 }
