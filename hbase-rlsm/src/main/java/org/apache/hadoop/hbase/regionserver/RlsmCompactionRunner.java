@@ -17,8 +17,10 @@ import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
 import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
+import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.security.User;
@@ -82,12 +84,15 @@ final class RlsmCompactionRunner {
         maxSeqId = scanAndRoute(request, tc, user, byTarget, writers, result);
       }
       boolean major = plan.kind() == CompactionPlan.Kind.MAJOR;
+      Map<RlsmV2Writer, RowStats> segmentStats = new HashMap<>();
       for (RlsmV2Writer w : writers) {
         result.paths.add(w.getPath());
-        result.dataBytes += w.finish(maxSeqId, major, List.of());
+        long length = w.finish(maxSeqId, major, List.of());
+        result.dataBytes += length;
+        segmentStats.put(w, new RowStats(w.rows(), length, w.sketch()));
       }
       writers.clear();
-      writeManifest(byTarget, result);
+      writeManifest(byTarget, segmentStats, result);
       ok = true;
       return result;
     } finally {
@@ -274,19 +279,29 @@ final class RlsmCompactionRunner {
     return new PartitionDescriptor(low, high, segments);
   }
 
-  private void writeManifest(Map<Integer, RlsmV2Writer> byTarget, Result result)
-    throws IOException {
+  /**
+   * Writes the manifest of the plan's layout with each partition's statistics: what the planner
+   * knew of its kept segments plus its new segment's, so that no one reads rows to learn them (a
+   * clipped range holds all of them: only a target that keeps nothing is clipped, to its rows).
+   */
+  private void writeManifest(Map<Integer, RlsmV2Writer> byTarget,
+    Map<RlsmV2Writer, RowStats> segmentStats, Result result) throws IOException {
     List<PartitionDescriptor> parts = new ArrayList<>();
+    List<PartitionStats> stats = new ArrayList<>();
     List<CompactionPlan.Target> targets = plan.targets();
     for (int i = 0; i < targets.size(); i++) {
       CompactionPlan.Target t = targets.get(i);
       List<String> segments = new ArrayList<>(t.keep);
+      RowStats s = t.kept;
       RlsmV2Writer w = byTarget.get(i);
       if (w != null) {
         segments.add(w.getPath().getName());
+        s = s == null ? null : s.plus(segmentStats.get(w));
       }
       if (!segments.isEmpty()) {
         parts.add(clip(t, t.keep.isEmpty() ? written.get(i) : null, segments));
+        stats.add(s == null ? null
+          : new PartitionStats(s.entries(), s.bytes(), s.sketch().encode()));
       }
     }
     long maxSeqId = 0;
@@ -304,6 +319,7 @@ final class RlsmCompactionRunner {
     try {
       w.appendFileInfo(V2FileInfo.MANIFEST_GENERATION, Bytes.toBytes(generation));
       w.appendFileInfo(V2FileInfo.MANIFEST_PARTITIONS, PartitionDescriptor.encodeList(parts));
+      w.appendFileInfo(V2FileInfo.MANIFEST_STATS, PartitionStats.encodeList(stats));
       result.manifestBytes += w.finish(maxSeqId, false, replaced);
       ok = true;
     } finally {

@@ -1,13 +1,18 @@
 package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.hbase.io.HFileLink;
+import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Pair;
 import org.apache.yetus.audience.InterfaceAudience;
 
@@ -120,9 +125,44 @@ public final class RlsmFiles {
       manifest.getMetadataValue(V2FileInfo.MANIFEST_PARTITIONS));
   }
 
+  /** The sketch of a file's rows, or null when it records none (v1, older v2, bulk loads). */
+  public static RowSketch sketch(HStoreFile f) {
+    byte[] v = f instanceof RlsmStoreFile ? null : f.getMetadataValue(V2FileInfo.ROW_SKETCH);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return RowSketch.decode(f.getPath().toString(), fileInfoOffset(f), v);
+    } catch (RlsmCorruptionException e) {
+      throw new UncheckedIOException(e); // checked at open
+    }
+  }
+
   /**
-   * Checks the RLSM file-info entries of a v2 file just opened: a known version and role, and a
-   * manifest's generation and partitions; a file without them is not RLSM's and passes.
+   * The statistics a manifest records for each of its {@code partitions} partitions (an element
+   * is null where it records none), or null when it records none at all (v1, older v2).
+   */
+  public static List<RowStats> partitionStats(HStoreFile manifest, int partitions)
+    throws IOException {
+    byte[] v = manifest instanceof RlsmStoreFile ? null
+      : manifest.getMetadataValue(V2FileInfo.MANIFEST_STATS);
+    if (v == null) {
+      return null;
+    }
+    String name = manifest.getPath().toString();
+    long offset = fileInfoOffset(manifest);
+    List<RowStats> out = new ArrayList<>(partitions);
+    for (PartitionStats s : PartitionStats.decodeList(name, offset, v, partitions)) {
+      out.add(s == null ? null
+        : new RowStats(s.entries(), s.bytes(), RowSketch.decode(name, offset, s.sketch())));
+    }
+    return out;
+  }
+
+  /**
+   * Checks the RLSM file-info entries of a v2 file just opened: a known version and role, a
+   * manifest's generation, partitions and statistics, another file's row sketch; a file without
+   * them is not RLSM's and passes.
    */
   static void check(HStoreFile f) throws IOException {
     byte[] role = f.getMetadataValue(V2FileInfo.ROLE);
@@ -137,7 +177,12 @@ public final class RlsmFiles {
       if (generation(f) < 1) {
         throw new RlsmCorruptionException(name, offset, "manifest lacks its generation");
       }
-      partitions(f);
+      partitionStats(f, partitions(f).size());
+    } else {
+      byte[] sketch = f.getMetadataValue(V2FileInfo.ROW_SKETCH);
+      if (sketch != null) {
+        RowSketch.decode(name, offset, sketch);
+      }
     }
   }
 

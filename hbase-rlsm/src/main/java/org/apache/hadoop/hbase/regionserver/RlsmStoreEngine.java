@@ -6,6 +6,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CompoundConfiguration;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
@@ -130,11 +132,19 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
    */
   @Override
   public HStoreFile createStoreFileAndReader(StoreFileInfo info) throws IOException {
-    if (info.isReference() || info.isLink()) {
+    if (info.isReference()) {
       return super.createStoreFileAndReader(info);
     }
-    if (!RlsmFileFormat.isRlsmFileElseHFile(info.getFileSystem(), info.getPath())) {
-      return openHFile(info);
+    Path data = dataPath(info);
+    if (!RlsmFileFormat.isRlsmFileElseHFile(info.getFileSystem(), data)) {
+      return openHFile(info, data);
+    }
+    if (info.isLink()) {
+      // the v1 reader opens one path and cannot follow the file into the archive as an
+      // HFileLink's stream does; RlsmMasterObserver refuses snapshots of v1 files
+      throw new DoNotRetryIOException("Store file " + info.getPath() + " of " + store
+        + " links to " + data + ", an RLSM format v1 file, which cannot be read through a "
+        + "link; major-compact the source table (rewriting it to v2) and snapshot it again");
     }
     info.setRegionCoprocessorHost(store.getCoprocessorHost());
     RlsmStoreFile sf = new RlsmStoreFile(info, store.getCacheConfig(), comparator,
@@ -157,33 +167,42 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
    * {@link org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException}s naming file and offset;
    * the RLSM file-info entries are checked.
    */
-  private HStoreFile openHFile(StoreFileInfo info) throws IOException {
+  private HStoreFile openHFile(StoreFileInfo info, Path data) throws IOException {
     HStoreFile sf;
     try {
       sf = super.createStoreFileAndReader(info);
     } catch (IOException e) {
-      throw typed(info, e);
+      throw typed(info.getFileSystem(), data, e);
     }
     try {
       RlsmFiles.check(sf);
       if (RlsmFiles.isRlsm(sf)) {
         FileRole r = RlsmFiles.role(sf);
         // hints are not persisted: a file opened after a restart is told its kind again
-        CacheHints.hintFile(info.getFileSystem(), info.getPath(), FileKind.of(r), r.level());
+        CacheHints.hintFile(info.getFileSystem(), data, FileKind.of(r), r.level());
       }
       if (openVerifyData) {
-        V2Files.verify(info.getFileSystem(), info.getPath(), conf);
+        V2Files.verify(info.getFileSystem(), data, conf);
       }
     } catch (IOException e) {
       sf.closeStoreFile(true);
-      throw typed(info, e);
+      throw typed(info.getFileSystem(), data, e);
     }
     return sf;
   }
 
-  private static IOException typed(StoreFileInfo info, IOException e) throws IOException {
-    long length = info.getFileSystem().getFileStatus(info.getPath()).getLen();
-    RlsmCorruptionException t = V2Files.typed(info.getPath().toString(), length, e);
+  /**
+   * Where the file's bytes are: its own path, or for an HFileLink the linked file's current
+   * location (table, archive or temporary directory; HBase's reader follows it if it moves).
+   */
+  private static Path dataPath(StoreFileInfo info) throws IOException {
+    return info.isLink() ? info.getReferencedFileStatus(info.getFileSystem()).getPath()
+      : info.getPath();
+  }
+
+  private static IOException typed(FileSystem fs, Path data, IOException e) throws IOException {
+    long length = fs.getFileStatus(data).getLen();
+    RlsmCorruptionException t = V2Files.typed(data.toString(), length, e);
     return t != null ? t : e;
   }
 
@@ -193,6 +212,13 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     super.initialize(warmup);
     List<HStoreFile> orphans = storeFileManager.orphans();
     if (!orphans.isEmpty() && !warmup && store.isPrimaryReplicaStore()) {
+      // A store-file tracker that keeps a list (FILE, or MIGRATION from DEFAULT) may list them:
+      // it must forget them first, or the next open looks for files that are gone. HBase's
+      // replace is the only way to the engine's tracker; the layout does not hold the orphans,
+      // so the file manager leaves them out of its compacted files (archived here, at once).
+      super.replaceStoreFiles(orphans, List.of(), () -> {
+      }, () -> {
+      });
       for (HStoreFile f : orphans) {
         f.closeStoreFile(true);
       }

@@ -26,10 +26,12 @@ import org.apache.hadoop.hbase.rlsm.compaction.LayoutUnion;
 import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
 import org.apache.hadoop.hbase.rlsm.compaction.RegionSplitPoint;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
+import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
+import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 import org.slf4j.Logger;
@@ -51,7 +53,7 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * <li>segments no manifest lists, and older manifests, are orphans of an interrupted
  * compaction: kept out of the state and archived by the engine when the region opens (for a
  * reference or link, the reference or link file in this region's directory, never the file it
- * points to).</li>
+ * points to); a snapshot clone or restore is a store of links, resolved the same way).</li>
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
  * a Scan reads Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
@@ -85,21 +87,28 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final byte[] high;
     final ImmutableList<HStoreFile> segments;
     /**
-     * Computed on first use from immutable indexes, without a lock: two threads may both compute
-     * it, and get equal values.
+     * The manifest's record, or else computed on first use from immutable file-info and indexes,
+     * without a lock: two threads may both compute it, and get equal values.
      */
     private volatile PartitionSummary summary;
 
-    Partition(byte[] low, byte[] high, ImmutableList<HStoreFile> segments) {
+    /** @param recorded the statistics the manifest records for it, or null */
+    Partition(byte[] low, byte[] high, ImmutableList<HStoreFile> segments, RowStats recorded) {
       this.low = low;
       this.high = high;
       this.segments = segments;
+      if (recorded != null) {
+        this.summary = new PartitionSummary(low, high, names(), recorded, exclusive());
+      }
     }
 
     /**
-     * Bytes, row entries and distinct rows of the segments inside the range, read by
-     * {@link RlsmRowCursor}s merged in key order (one row per segment held at a time). A
-     * segment's bytes in range are its length in proportion to its rows in range.
+     * Bytes, row entries and distinct rows of the segments inside the range: as the manifest
+     * records them; else, when every segment lies inside the range and records a row sketch,
+     * the sum of the segments' file-info; else read by {@link RlsmRowCursor}s merged in key
+     * order (one row per segment held at a time; only partitions of files written before the
+     * statistics existed). A segment's bytes in range are its length in proportion to its rows
+     * in range.
      * @throws UncheckedIOException when a segment cannot be read
      */
     PartitionSummary summary() {
@@ -115,14 +124,48 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return s;
     }
 
-    private PartitionSummary computeSummary() throws IOException {
-      long distinct = 0;
+    private List<String> names() {
       List<String> names = new ArrayList<>(segments.size());
+      segments.forEach(seg -> names.add(seg.getPath().getName()));
+      return names;
+    }
+
+    /** Whether every segment's rows lie inside the range (file-info and root index only). */
+    private boolean exclusive() {
+      for (HStoreFile seg : segments) {
+        byte[] first = firstRow(seg);
+        if (
+          first != null
+            && (Bytes.compareTo(first, low) < 0 || Bytes.compareTo(lastRow(seg), high) > 0)
+        ) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private PartitionSummary computeSummary() throws IOException {
+      if (exclusive()) {
+        RowStats sum = RowStats.EMPTY;
+        for (HStoreFile seg : segments) {
+          RowSketch sketch = RlsmFiles.sketch(seg);
+          if (sketch == null) {
+            return readSummary();
+          }
+          sum = sum.plus(new RowStats(RlsmFiles.rowCount(seg), seg.getReader().length(), sketch));
+        }
+        return new PartitionSummary(low, high, names(), sum, true);
+      }
+      return readSummary();
+    }
+
+    /** The summary from the segments' rows in range (the way of files without statistics). */
+    PartitionSummary readSummary() throws IOException {
+      RowSketch distinct = new RowSketch();
       List<Head> all = new ArrayList<>(segments.size());
       PriorityQueue<Head> heads = new PriorityQueue<>();
       try {
         for (HStoreFile seg : segments) {
-          names.add(seg.getPath().getName());
           Head h = new Head(seg, RlsmRowCursor.open(seg, low, high));
           all.add(h);
           if (h.advance()) {
@@ -133,7 +176,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
         while (!heads.isEmpty()) {
           Head h = heads.poll();
           if (previous == null || !Bytes.equals(previous, h.row)) {
-            distinct++;
+            distinct.add(h.row);
             previous = h.row;
           }
           h.rows++;
@@ -153,7 +196,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
         long fileRows = RlsmFiles.rowCount(h.segment);
         bytes += fileRows == 0 ? 0 : h.segment.getReader().length() * h.rows / fileRows;
       }
-      return new PartitionSummary(low, high, names, bytes, entries, distinct);
+      return new PartitionSummary(low, high, names(), new RowStats(entries, bytes, distinct),
+        exclusive());
     }
 
     @Override
@@ -301,12 +345,27 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return new FileSummary(f.getPath().getName(), r.firstRow(), r.lastRow(),
         r.trailer().rowCount(), r.length(), false);
     }
-    StoreFileReader r = f.getReader();
-    byte[] first = f.getFirstKey().map(c -> Bytes.copy(c.getRowArray(), c.getRowOffset(),
+    byte[] first = firstRow(f);
+    return new FileSummary(f.getPath().getName(), first, lastRow(f),
+      first == null ? 0 : RlsmFiles.rowCount(f), f.getReader().length(), RlsmFiles.isRlsm(f),
+      RlsmFiles.sketch(f));
+  }
+
+  /** A file's first row, or null when it has none (root index, no data block read). */
+  private static byte[] firstRow(HStoreFile f) {
+    if (f instanceof RlsmStoreFile) {
+      return ((RlsmStoreFile) f).getReader().getRlsmFile().firstRow();
+    }
+    return f.getFirstKey().map(c -> Bytes.copy(c.getRowArray(), c.getRowOffset(),
       c.getRowLength())).orElse(null);
-    byte[] last = r.getLastRowKey().orElse(null);
-    return new FileSummary(f.getPath().getName(), first, last,
-      first == null ? 0 : RlsmFiles.rowCount(f), r.length(), RlsmFiles.isRlsm(f));
+  }
+
+  /** A file's last row, or null when it has none (file-info, no data block read). */
+  private static byte[] lastRow(HStoreFile f) {
+    if (f instanceof RlsmStoreFile) {
+      return ((RlsmStoreFile) f).getReader().getRlsmFile().lastRow();
+    }
+    return f.getReader().getLastRowKey().orElse(null);
   }
 
   private final RlsmCompactionPlanner planner;
@@ -409,10 +468,13 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
       List<LayoutUnion.Layout> layouts = new ArrayList<>();
       Map<String, HStoreFile> manifestOf = new HashMap<>();
+      Map<String, Map<List<String>, RowStats>> recordedOf = new HashMap<>();
       for (HStoreFile m : manifests) {
         String region = RlsmFiles.origin(m, scope.region).region;
-        layouts.add(new LayoutUnion.Layout(region, RlsmFiles.partitions(m)));
+        List<PartitionDescriptor> descriptors = RlsmFiles.partitions(m);
+        layouts.add(new LayoutUnion.Layout(region, descriptors));
         manifestOf.put(region, m);
+        recordedOf.put(region, recorded(m, descriptors));
       }
       for (LayoutUnion.Part part : LayoutUnion.union(layouts, scope.start, scope.end)) {
         PartitionDescriptor d = part.partition;
@@ -428,9 +490,10 @@ public class RlsmStoreFileManager implements StoreFileManager {
           referenced.add(seg);
         }
         ImmutableList<HStoreFile> segs = segments.build();
-        // a partition the compaction left alone keeps its summary (reading it costs I/O)
+        // a partition the compaction left alone keeps its summary (it may have been computed)
         Partition same = unchanged.get(identity(d.low(), d.high(), segs));
-        partitions.add(same != null ? same : new Partition(d.low(), d.high(), segs));
+        partitions.add(same != null ? same : new Partition(d.low(), d.high(), segs,
+          recordedOf.get(part.origin).get(statsKey(d))));
       }
     }
     List<HStoreFile> level0 = new ArrayList<>();
@@ -468,6 +531,31 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
     }
     return true;
+  }
+
+  /**
+   * The statistics a manifest records, by {@link #statsKey} of its partitions: a partition the
+   * layout union changed (a range cut to the region) finds none and is summarised from its files.
+   */
+  private static Map<List<String>, RowStats> recorded(HStoreFile manifest,
+    List<PartitionDescriptor> descriptors) throws IOException {
+    Map<List<String>, RowStats> out = new HashMap<>();
+    List<RowStats> stats = RlsmFiles.partitionStats(manifest, descriptors.size());
+    for (int i = 0; stats != null && i < descriptors.size(); i++) {
+      if (stats.get(i) != null) {
+        out.put(statsKey(descriptors.get(i)), stats.get(i));
+      }
+    }
+    return out;
+  }
+
+  /** Range and segment names of a recorded partition. */
+  private static List<String> statsKey(PartitionDescriptor d) {
+    List<String> key = new ArrayList<>(d.segments().size() + 2);
+    key.add(Bytes.toStringBinary(d.low()));
+    key.add(Bytes.toStringBinary(d.high()));
+    key.addAll(d.segments());
+    return key;
   }
 
   /** A key equal for partitions of equal range over the very same open segment files. */
@@ -543,9 +631,14 @@ public class RlsmStoreFileManager implements StoreFileManager {
     if (!next.orphans.isEmpty()) {
       throw new IOException("compaction left files outside the manifest: " + next.orphans);
     }
+    // orphans retired at region open are not in the layout: the engine archives them itself
+    List<HStoreFile> retired = new ArrayList<>(compacted.size());
+    Set<HStoreFile> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    live.addAll(state.all);
+    compacted.stream().filter(live::contains).forEach(retired::add);
     state = next;
-    compacted.forEach(HStoreFile::markCompactedAway);
-    compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, compacted));
+    retired.forEach(HStoreFile::markCompactedAway);
+    compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, retired));
   }
 
   @Override

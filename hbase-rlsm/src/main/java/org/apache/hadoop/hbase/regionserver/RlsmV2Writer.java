@@ -9,14 +9,15 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Writes one format-v2 RLSM file: an HFile v3 made by the store's own {@link StoreFileWriter}
  * (so the family's block size, Bloom type, compression, encryption, data block encoding and
- * cache-on-write apply, and memory is bounded by a block plus index state), with RLSM's role and
- * row count in the file-info block (docs/format/rlsm-file.md, "Version 2"). Cells must be
+ * cache-on-write apply, and memory is bounded by a block plus index state), with RLSM's role,
+ * row count and row sketch in the file-info block (docs/format/rlsm-file.md, "Version 2"). Cells must be
  * appended in key order. Not thread-safe: one flush or compaction thread writes it.
  */
 @InterfaceAudience.Private
@@ -24,6 +25,7 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
   private final HStore store;
   private final StoreFileWriter writer;
   private final FileRole role;
+  private final RowSketch sketch = new RowSketch();
   private long rows;
   private byte[] lastRow;
 
@@ -62,8 +64,19 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
     if (lastRow == null || !CellUtil.matchingRows(cell, lastRow)) {
       rows++;
       lastRow = CellUtil.cloneRow(cell);
+      sketch.add(lastRow);
     }
     writer.append(cell);
+  }
+
+  /** Distinct rows appended so far. */
+  long rows() {
+    return rows;
+  }
+
+  /** The sketch of the rows appended so far; not to be changed. */
+  RowSketch sketch() {
+    return sketch;
   }
 
   /** Adds an RLSM file-info entry (manifests: generation and partitions). */
@@ -82,6 +95,9 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
     writer.appendFileInfo(V2FileInfo.FORMAT_VERSION, V2FileInfo.versionBytes());
     writer.appendFileInfo(V2FileInfo.ROLE, V2FileInfo.roleBytes(role));
     writer.appendFileInfo(V2FileInfo.ROW_COUNT, Bytes.toBytes(rows));
+    if (role != FileRole.MANIFEST) {
+      writer.appendFileInfo(V2FileInfo.ROW_SKETCH, sketch.encode());
+    }
     writer.appendMetadata(maxSeqId, major, compacted);
     writer.close();
     return store.getFileSystem().getFileStatus(writer.getPath()).getLen();

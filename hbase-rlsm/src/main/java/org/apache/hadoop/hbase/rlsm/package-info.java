@@ -2,9 +2,11 @@
  * Public entry points of hbase-rlsm: {@link org.apache.hadoop.hbase.rlsm.RlsmTables} builds
  * table and family descriptors that use the RLSM engine and completes descriptors that name only
  * the engine, {@link org.apache.hadoop.hbase.rlsm.RlsmMasterObserver} applies that completion at
- * create and alter on the master, {@link org.apache.hadoop.hbase.rlsm.RlsmConfig} holds the
- * engine's configuration keys. Invariant: a descriptor the master stores never has an RLSM family
- * with a setting RLSM cannot work with (docs/install.md).
+ * create and alter on the master (and refuses snapshots that
+ * {@link org.apache.hadoop.hbase.rlsm.RlsmSnapshots} finds unready),
+ * {@link org.apache.hadoop.hbase.rlsm.RlsmConfig} holds the engine's configuration keys.
+ * Invariants: a descriptor the master stores never has an RLSM family with a setting RLSM cannot
+ * work with (docs/install.md); with the observer on, no snapshot holds a format v1 file.
  *
  * <p>Sub-packages, lowest layer first: {@code format} (byte codecs) &lt;- {@code index} and
  * {@code cachehint} &lt;- {@code file}, {@code compaction}, {@code memstore}, {@code ulfs} &lt;-

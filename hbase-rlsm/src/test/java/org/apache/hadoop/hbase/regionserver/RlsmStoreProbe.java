@@ -18,6 +18,13 @@ public final class RlsmStoreProbe {
     return state(store).level0.size();
   }
 
+  /** Low keys of the Level-1 partitions, ascending. */
+  public static java.util.List<byte[]> partitionLows(HStore store) {
+    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    state(store).partitions.forEach(p -> out.add(p.low));
+    return out;
+  }
+
   /** Segments of the deepest Level-1 partition (0 without partitions). */
   public static int deepestPartition(HStore store) {
     int deepest = 0;
@@ -25,6 +32,19 @@ public final class RlsmStoreProbe {
       deepest = Math.max(deepest, p.segments.size());
     }
     return deepest;
+  }
+
+  public static int partitions(HStore store) {
+    return state(store).partitions.size();
+  }
+
+  /** Level-1 segments listed by more than one partition (an index split shares them). */
+  public static int sharedSegments(HStore store) {
+    java.util.Map<HStoreFile, Integer> listed = new java.util.IdentityHashMap<>();
+    for (RlsmStoreFileManager.Partition p : state(store).partitions) {
+      p.segments.forEach(seg -> listed.merge(seg, 1, Integer::sum));
+    }
+    return (int) listed.values().stream().filter(n -> n > 1).count();
   }
 
   /**

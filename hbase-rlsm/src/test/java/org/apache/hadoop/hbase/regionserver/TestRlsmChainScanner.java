@@ -102,7 +102,7 @@ public class TestRlsmChainScanner {
 
   private static RlsmStoreFileManager.Partition partition(int low, int high, HStoreFile... segs) {
     return new RlsmStoreFileManager.Partition(Bytes.toBytes(row(low)), Bytes.toBytes(row(high)),
-      ImmutableList.copyOf(segs));
+      ImmutableList.copyOf(segs), null);
   }
 
   @BeforeClass

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -12,7 +13,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.coprocessor.CoprocessorHost;
+import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
@@ -41,6 +46,9 @@ public final class RlsmTestCluster {
     // or reopens on a loaded machine must not exhaust a client's retries.
     conf.setInt("hbase.client.retries.number", 20);
     conf.setLong("hbase.client.pause", 50);
+    // HBase waits 30 s for the mini cluster's master to become active, which a loaded machine
+    // can take longer than; the hang guard instead
+    conf.setInt("hbase.master.start.timeout.localHBaseCluster", HANG_GUARD_MS);
     keepAbortsInProcess(conf);
     return util;
   }
@@ -82,6 +90,24 @@ public final class RlsmTestCluster {
       }
     }
     return out;
+  }
+
+  /**
+   * Requests compactions of {@code tn}'s first region (a flush through Admin does not) until the
+   * planner has no work for {@code family}; each request is awaited by the store's compaction
+   * count, a hang guard bounds the wait.
+   */
+  public static void compactUntilSettled(HBaseTestingUtility util, TableName tn, byte[] family)
+    throws Exception {
+    Supplier<HStore> store = () -> util.getHBaseCluster().getRegions(tn).get(0).getStore(family);
+    Supplier<RlsmStoreStats> stats =
+      () -> ((RlsmStoreEngine) store.get().getStoreEngine()).getStats();
+    for (int i = 0; i < 50 && store.get().getStoreEngine().needsCompaction(List.of()); i++) {
+      long before = stats.get().getCompactions();
+      util.getAdmin().compact(tn);
+      util.waitFor(HANG_GUARD_MS, () -> stats.get().getCompactions() > before
+        && util.getAdmin().getCompactionState(tn) == CompactionState.NONE);
+    }
   }
 
   /** Whether RLSM wrote {@code p} (format v1, or v2 with an RLSM role in its file-info). */

@@ -52,14 +52,28 @@ public final class RlsmTwinTables {
   public static RlsmTwinTables createPreSplit(HBaseTestingUtility util, String name,
     UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[][] splitKeys, byte[]... families)
     throws IOException {
+    return create(util, name, UnaryOperator.identity(), settings, splitKeys, families);
+  }
+
+  /** As {@link #create}, with {@code table} applied to both table descriptors. */
+  public static RlsmTwinTables create(HBaseTestingUtility util, String name,
+    UnaryOperator<TableDescriptorBuilder> table,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[]... families) throws IOException {
+    return create(util, name, table, settings, new byte[0][], families);
+  }
+
+  private static RlsmTwinTables create(HBaseTestingUtility util, String name,
+    UnaryOperator<TableDescriptorBuilder> table,
+    UnaryOperator<ColumnFamilyDescriptorBuilder> settings, byte[][] splitKeys, byte[]... families)
+    throws IOException {
     TableName r = TableName.valueOf(name + "_rlsm");
     TableName d = TableName.valueOf(name + "_default");
     for (TableDescriptorBuilder b : List.of(descriptor(r, true, settings, families),
       descriptor(d, false, settings, families))) {
       if (splitKeys.length == 0) {
-        util.getAdmin().createTable(b.build());
+        util.getAdmin().createTable(table.apply(b).build());
       } else {
-        util.getAdmin().createTable(b.build(), splitKeys);
+        util.getAdmin().createTable(table.apply(b).build(), splitKeys);
       }
     }
     return new RlsmTwinTables(util, r, d);

@@ -51,7 +51,7 @@ public class TestLayering {
     { "regionserver",    "rlsm", "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.index",
                          "rlsm.cachehint", "rlsm.format" },
     { "rlsm.tool",       "rlsm.file", "rlsm.index", "rlsm.format" },
-    { "rlsm",            "rlsm.memstore" },
+    { "rlsm",            "rlsm.memstore", "rlsm.format" },
     { "rlsm.memstore",   "rlsm.index", "rlsm.format" },
     { "rlsm.compaction", "rlsm.index", "rlsm.format" },
     { "rlsm.file",       "rlsm.index", "rlsm.cachehint", "rlsm.format" },

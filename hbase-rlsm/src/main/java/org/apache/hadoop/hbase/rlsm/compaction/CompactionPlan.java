@@ -38,11 +38,18 @@ public final class CompactionPlan {
     public final byte[] high;
     /** Segments kept as they are (oldest first); the new segment, if any, goes after. */
     public final List<String> keep;
+    /**
+     * Statistics of the kept segments' rows inside the range ({@link RowStats#EMPTY} when none
+     * are kept), or null when the planner does not know them; the runner adds the new segment's
+     * and records the sum in the manifest.
+     */
+    public final RowStats kept;
 
-    public Target(byte[] low, byte[] high, List<String> keep) {
+    public Target(byte[] low, byte[] high, List<String> keep, RowStats kept) {
       this.low = low;
       this.high = high;
       this.keep = Collections.unmodifiableList(new ArrayList<>(keep));
+      this.kept = kept;
     }
 
     public boolean holds(byte[] row) {

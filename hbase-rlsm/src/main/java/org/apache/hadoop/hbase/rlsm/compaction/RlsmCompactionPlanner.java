@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Kind;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Target;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
+import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -127,14 +128,14 @@ public final class RlsmCompactionPlanner {
     if (victims.size() > config.maxVictims) {
       victims = victims.subList(0, config.maxVictims);
     }
-    Map<PartitionSummary, List<String>> links = new LinkedHashMap<>();
+    Map<PartitionSummary, List<FileSummary>> links = new LinkedHashMap<>();
     List<String> appended = new ArrayList<>();
     Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
     TreeSet<byte[]> appendedRows = new TreeSet<>(Bytes.BYTES_COMPARATOR);
     for (FileSummary v : victims) {
       PartitionSummary p = unionTarget(v, tree);
       if (p != null) {
-        links.computeIfAbsent(p, k -> new ArrayList<>()).add(v.name);
+        links.computeIfAbsent(p, k -> new ArrayList<>()).add(v);
       } else {
         appended.add(v.name);
         inputs.put(v.name, List.of());
@@ -159,9 +160,10 @@ public final class RlsmCompactionPlanner {
     for (int t = 0; t < received.length; t++) {
       RowPlacement.Range r = placement.ranges().get(t);
       List<String> keep = new ArrayList<>();
+      RowStats kept = RowStats.EMPTY;
       if (r.existing >= 0) {
         PartitionSummary p = partitions.get(r.existing);
-        List<String> l = links.getOrDefault(p, List.of());
+        List<FileSummary> l = links.getOrDefault(p, List.of());
         if (p.segments.size() + l.size() + (received[t] > 0 ? 1 : 0) > config.maxSegments) {
           // The hard bound: the append rewrites the partition's segments (in its range) and its
           // union-set victims together with its new rows into one segment.
@@ -169,22 +171,40 @@ public final class RlsmCompactionPlanner {
           for (String seg : p.segments) {
             inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
           }
-          for (String v : l) {
-            inputs.put(v, List.of());
-            appended.add(v);
+          for (FileSummary v : l) {
+            inputs.put(v.name, List.of());
+            appended.add(v.name);
           }
         } else {
           keep.addAll(p.segments);
-          keep.addAll(l);
-          linked.addAll(l);
+          l.forEach(v -> keep.add(v.name));
+          l.forEach(v -> linked.add(v.name));
+          kept = keptStats(p, r.low, r.high, l);
         }
       }
-      targets.add(new Target(r.low, r.high, keep));
+      targets.add(new Target(r.low, r.high, keep, kept));
     }
     String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger
       + (folded == 0 ? "" : ", " + folded + " partitions at the bound of " + config.maxSegments
         + " segments folded in");
     return new CompactionPlan(Kind.APPEND, reason, targets, inputs, false, appended, linked);
+  }
+
+  /**
+   * Statistics of a partition's segments and its linked files inside its range after an append
+   * ({@code [low, high]}, the old range or a wider one), or null when unknown: a wider range may
+   * hold more rows of a segment shared with a neighbour, and a file without a sketch has no
+   * statistics. Linked files lie inside the old range.
+   */
+  private static RowStats keptStats(PartitionSummary p, byte[] low, byte[] high,
+    List<FileSummary> linked) {
+    boolean sameRange = Bytes.equals(low, p.low) && Bytes.equals(high, p.high);
+    RowStats s = sameRange || p.exclusive ? p.stats : null;
+    for (FileSummary f : linked) {
+      RowStats fs = f.stats();
+      s = s == null || fs == null ? null : s.plus(fs);
+    }
+    return s;
   }
 
   private CompactionPlan split(List<FileSummary> level0, List<PartitionSummary> partitions,
@@ -229,11 +249,14 @@ public final class RlsmCompactionPlanner {
     for (int j = 0; j < partitions.size(); j++) {
       PartitionSummary q = partitions.get(j);
       if (j != i) {
-        targets.add(new Target(q.low, q.high, q.segments));
+        targets.add(new Target(q.low, q.high, q.segments, q.stats));
+      } else if (index) {
+        RowStats[] halves = halves(keys, lower[1], p.bytes);
+        targets.add(new Target(lower[0], lower[1], p.segments, halves[0]));
+        targets.add(new Target(upper[0], upper[1], p.segments, halves[1]));
       } else {
-        List<String> keep = index ? p.segments : List.of();
-        targets.add(new Target(lower[0], lower[1], keep));
-        targets.add(new Target(upper[0], upper[1], keep));
+        targets.add(new Target(lower[0], lower[1], List.of(), RowStats.EMPTY));
+        targets.add(new Target(upper[0], upper[1], List.of(), RowStats.EMPTY));
       }
     }
     if (!index) {
@@ -245,6 +268,27 @@ public final class RlsmCompactionPlanner {
       !index && mayDropDeletes(level0, p.low, p.high), List.of(), List.of());
   }
 
+  /**
+   * The statistics of the two halves of an index split, from the rows read for the median (a row
+   * once per segment holding it); bytes are shared in proportion to the entries.
+   */
+  private static RowStats[] halves(byte[][] keys, byte[] lowerHigh, long bytes) {
+    RowSketch lowerRows = new RowSketch();
+    RowSketch upperRows = new RowSketch();
+    long lowerEntries = 0;
+    for (byte[] k : keys) {
+      if (Bytes.compareTo(k, lowerHigh) <= 0) {
+        lowerRows.add(k);
+        lowerEntries++;
+      } else {
+        upperRows.add(k);
+      }
+    }
+    long lowerBytes = (long) ((double) bytes * lowerEntries / keys.length);
+    return new RowStats[] { new RowStats(lowerEntries, lowerBytes, lowerRows),
+      new RowStats(keys.length - lowerEntries, bytes - lowerBytes, upperRows) };
+  }
+
   /** Rewrites partitions {@code from..to} (inclusive, adjacent) into one partition. */
   private CompactionPlan rewrite(Kind kind, String reason, List<FileSummary> level0,
     List<PartitionSummary> partitions, int from, int to) {
@@ -253,13 +297,13 @@ public final class RlsmCompactionPlanner {
     for (int j = 0; j < partitions.size(); j++) {
       PartitionSummary q = partitions.get(j);
       if (j < from || j > to) {
-        targets.add(new Target(q.low, q.high, q.segments));
+        targets.add(new Target(q.low, q.high, q.segments, q.stats));
       } else {
         for (String seg : q.segments) {
           inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { q.low, q.high });
         }
         if (j == to) {
-          targets.add(new Target(partitions.get(from).low, q.high, List.of()));
+          targets.add(new Target(partitions.get(from).low, q.high, List.of(), RowStats.EMPTY));
         }
       }
     }
@@ -293,7 +337,7 @@ public final class RlsmCompactionPlanner {
       RowPlacement.place(lows, highs, l0Rows.toArray(new byte[0][]), config.newPartitionMinRows);
     List<Target> targets = new ArrayList<>();
     for (RowPlacement.Range r : placement.ranges()) {
-      targets.add(new Target(r.low, r.high, List.of()));
+      targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
     }
     return new CompactionPlan(Kind.MAJOR, "major compaction requested", targets, inputs, true,
       victims, List.of());

@@ -2,7 +2,10 @@
  * RLSM compaction logic that needs no HBase store: the quickselect partitioner, victim order
  * and row placement (the RLSM paper's union-set, density, range-append, widen/new-partition rules;
  * docs/design.md), and the load-balancing decisions (split, merge, chain clean-up), all over small
- * summaries of files and partitions. The engine glue turns a {@link
+ * summaries of files and partitions; the region-level decisions that follow from the Level-1
+ * layout: where a region splits ({@link org.apache.hadoop.hbase.rlsm.compaction.RegionSplitPoint})
+ * and the layout of a daughter or merged region ({@link
+ * org.apache.hadoop.hbase.rlsm.compaction.LayoutUnion}). The engine glue turns a {@link
  * org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan} into files.
  *
  * <p>Layering: uses {@code rlsm.index} and {@code rlsm.format} only. Invariants of every plan:

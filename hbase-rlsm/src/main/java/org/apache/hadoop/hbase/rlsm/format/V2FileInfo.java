@@ -24,6 +24,16 @@ public final class V2FileInfo {
   public static final byte[] MANIFEST_GENERATION = Bytes.toBytes("RLSM_MANIFEST_GENERATION");
   /** Manifests only: the Level-1 layout, {@link PartitionDescriptor#encodeList}. */
   public static final byte[] MANIFEST_PARTITIONS = Bytes.toBytes("RLSM_MANIFEST_PARTITIONS");
+  /**
+   * Flush and segment files: the sketch of the file's distinct rows (the encoding of
+   * {@code rlsm.index.RowSketch}); absent in files written before it existed.
+   */
+  public static final byte[] ROW_SKETCH = Bytes.toBytes("RLSM_ROW_SKETCH");
+  /**
+   * Manifests, optional: per partition, the statistics of its rows, {@link PartitionStats};
+   * absent in manifests written before it existed.
+   */
+  public static final byte[] MANIFEST_STATS = Bytes.toBytes("RLSM_MANIFEST_STATS");
   /** Bytes of HBase's fixed trailer at the end of an HFile v3 ({@code FixedFileTrailer}). */
   public static final int TRAILER_BYTES = 4096;
   /** The format version v2 files carry. */

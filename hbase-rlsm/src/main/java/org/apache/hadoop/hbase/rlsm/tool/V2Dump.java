@@ -16,7 +16,9 @@ import org.apache.hadoop.hbase.io.hfile.HFileScanner;
 import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
@@ -53,6 +55,12 @@ final class V2Dump {
     }
   }
 
+  /** A row sketch as its count: exact, or "~" and HyperLogLog's estimate. */
+  private static String sketch(Path p, byte[] v) throws IOException {
+    RowSketch s = RowSketch.decode(p.toString(), -1, v);
+    return (s.isExact() ? "" : "~") + s.estimate() + " distinct rows";
+  }
+
   private static String value(Path p, byte[] key, byte[] v) throws IOException {
     if (Bytes.equals(key, V2FileInfo.ROLE)) {
       return String.valueOf(V2FileInfo.role(p.toString(), -1, v));
@@ -62,6 +70,18 @@ final class V2Dump {
       for (PartitionDescriptor d : V2FileInfo.partitions(p.toString(), -1, v)) {
         b.append("\n    [").append(Bytes.toStringBinary(d.low())).append(", ")
           .append(Bytes.toStringBinary(d.high())).append("] ").append(d.segments());
+      }
+      return b.toString();
+    }
+    if (Bytes.equals(key, V2FileInfo.ROW_SKETCH)) {
+      return sketch(p, v);
+    }
+    if (Bytes.equals(key, V2FileInfo.MANIFEST_STATS)) {
+      StringBuilder b = new StringBuilder();
+      int n = v.length < Bytes.SIZEOF_INT ? 0 : Bytes.toInt(v);
+      for (PartitionStats s : PartitionStats.decodeList(p.toString(), -1, v, n)) {
+        b.append("\n    ").append(s == null ? "unknown"
+          : s.entries() + " entries, " + s.bytes() + " bytes, " + sketch(p, s.sketch()));
       }
       return b.toString();
     }

@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.rlsm.CaseFile;
 import org.apache.hadoop.hbase.rlsm.CaseFile.Case;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
+import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.testclassification.SmallTests;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -38,7 +39,7 @@ public class TestCompactionPlannerCases {
     RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY);
   private static final List<String> KEYS = List.of("partition", "level0", "rows", "major",
     "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
-    "target", "retired");
+    "target", "kept", "retired");
 
   @Parameters(name = "{0}")
   public static List<Object[]> cases() {
@@ -80,7 +81,7 @@ public class TestCompactionPlannerCases {
     for (String line : c.all("level0")) {
       byte[][] r = rows.get(rowsOf(line));
       out.add(new FileSummary(Case.words(line).get(0), r[0], r[r.length - 1], r.length,
-        r.length * 100L, true));
+        r.length * 100L, true, sketch(r)));
     }
     return out;
   }
@@ -95,12 +96,45 @@ public class TestCompactionPlannerCases {
         attrs.put(kv[0], kv[1]);
       }
       byte[][] range = Case.range(words.get(0));
-      out.add(new PartitionSummary(range[0], range[1],
-        List.of(attrs.get("segments").split(",")), Long.parseLong(attrs.get("bytes")),
-        Long.parseLong(attrs.getOrDefault("entries", "10")),
-        Long.parseLong(attrs.getOrDefault("distinct", "10"))));
+      List<String> segments = List.of(attrs.get("segments").split(","));
+      long bytes = Long.parseLong(attrs.get("bytes"));
+      if ("rows".equals(attrs.get("stats"))) {
+        out.add(withStats(range, segments, bytes));
+      } else {
+        out.add(new PartitionSummary(range[0], range[1], segments, bytes,
+          Long.parseLong(attrs.getOrDefault("entries", "10")),
+          Long.parseLong(attrs.getOrDefault("distinct", "10"))));
+      }
     }
     return out;
+  }
+
+  private static RowSketch sketch(byte[][] keys) {
+    RowSketch s = new RowSketch();
+    for (byte[] k : keys) {
+      s.add(k);
+    }
+    return s;
+  }
+
+  /** A partition whose statistics are those of its segments' "rows:" inside its range. */
+  private PartitionSummary withStats(byte[][] range, List<String> segments, long bytes) {
+    long entries = 0;
+    RowSketch distinct = new RowSketch();
+    boolean exclusive = true;
+    for (String seg : segments) {
+      byte[][] inRange = source.rows(seg, range[0], range[1]);
+      entries += inRange.length;
+      distinct.addAll(sketch(inRange));
+      exclusive &= inRange.length == rows.get(seg).length;
+    }
+    return new PartitionSummary(range[0], range[1], segments,
+      new RowStats(entries, bytes, distinct), exclusive);
+  }
+
+  private static String kept(RowStats s) {
+    return s == null ? "unknown"
+      : "entries=" + s.entries() + " distinct=" + s.distinctRows() + " bytes=" + s.bytes();
   }
 
   private RlsmCompactionConfig config() {
@@ -124,9 +158,9 @@ public class TestCompactionPlannerCases {
     List<String> allowed = new ArrayList<>(KEYS);
     allowed.addAll(CONFIG_KEYS);
     c.allowOnly(new HashSet<>(allowed));
+    c.all("rows").forEach(this::rowsOf);
     List<FileSummary> level0 = level0();
     List<PartitionSummary> partitions = partitions();
-    c.all("rows").forEach(this::rowsOf);
     RlsmCompactionPlanner planner = new RlsmCompactionPlanner(config());
 
     if (c.has("victim-order")) {
@@ -165,6 +199,11 @@ public class TestCompactionPlannerCases {
       List<String> targets = new ArrayList<>();
       plan.targets().forEach(t -> targets.add(t.toString()));
       assertEquals("targets", c.all("target"), targets);
+    }
+    if (c.has("kept")) {
+      List<String> kept = new ArrayList<>();
+      plan.targets().forEach(t -> kept.add(kept(t.kept)));
+      assertEquals("kept statistics", c.all("kept"), kept);
     }
     if (c.has("retired")) {
       assertEquals("retired", nameSet("retired"),

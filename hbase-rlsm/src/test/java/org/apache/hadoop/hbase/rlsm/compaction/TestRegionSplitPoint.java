@@ -11,7 +11,7 @@ import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
 
-/** {@link RegionSplitPoint}: the partition boundary nearest the byte midpoint, inside the region. */
+/** {@link RegionSplitPoint}: the boundary nearest the byte midpoint, inside the region. */
 @Category({ SmallTests.class, RegionServerTests.class })
 public class TestRegionSplitPoint {
   @ClassRule

@@ -30,6 +30,8 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.ColumnPrefixFilter;
 import org.apache.hadoop.hbase.filter.PrefixFilter;
 import org.apache.hadoop.hbase.regionserver.HStore;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.regionserver.RlsmTestStores;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
@@ -65,12 +67,26 @@ final class DifferentialRun {
     { SECRET, PUBLIC, SECRET + "|" + PUBLIC, SECRET + "&" + PUBLIC };
   private static final byte[] F = Bytes.toBytes("f");
   private static final byte[] CNT = Bytes.toBytes("cnt");
-  private static final int ROWS = 400;
+  /**
+   * {@code -Drlsm.diff.long=true}: the long mode, on {@value #LONG_ROWS} rows with small
+   * partitions, so that the RLSM table grows past {@value #LONG_MIN_PARTITIONS} partitions through
+   * many splits and clean-ups (150,000 operations unless {@code -Drlsm.diff.ops} says otherwise;
+   * the run checks the partition count it reached and that both kinds ran).
+   */
+  static final boolean LONG = Boolean.getBoolean("rlsm.diff.long");
+  private static final int LONG_ROWS = 10_000;
+  private static final int LONG_MIN_PARTITIONS = 50;
+  private static final int ROWS = LONG ? LONG_ROWS : 400;
+  /** Digits of a row number: row keys sort in number order. */
+  private static final int DIGITS = LONG ? 5 : 4;
+  private static final long SPLIT_BYTES = (LONG ? 64 : 96) * 1024;
   private static final int QUALIFIERS = 6;
   private final HBaseTestingUtility util;
   private final String name;
   private final UnaryOperator<ColumnFamilyDescriptorBuilder> settings;
   private final boolean tags;
+  /** The most partitions the RLSM table had after a settled flush. */
+  private int maxPartitions;
   /** The last timestamp of the log's logical clock; later ones were assigned by the server. */
   private long logicalClockEnd = Long.MAX_VALUE;
 
@@ -90,7 +106,7 @@ final class DifferentialRun {
   }
 
   private static byte[] row(int i) {
-    return Bytes.toBytes(String.format("r%04d", i));
+    return Bytes.toBytes(String.format("r%0" + DIGITS + "d", i));
   }
 
   private static byte[] qual(int i) {
@@ -106,7 +122,7 @@ final class DifferentialRun {
       // Only the engine key, as an operator would: the master completes the rest
       // (RlsmMasterObserver); the other keys make compactions frequent on little data.
       cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME)
-        .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(96 * 1024))
+        .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(SPLIT_BYTES))
         .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4")
         .setConfiguration(RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY, "false");
     } else {
@@ -131,7 +147,13 @@ final class DifferentialRun {
       util.compact(tn, false);
       n++;
     }
+    maxPartitions = Math.max(maxPartitions, stats(tn).getPartitions());
     return n;
+  }
+
+  private RlsmStoreStats stats(TableName tn) {
+    return ((RlsmStoreEngine) util.getHBaseCluster().getRegions(tn).get(0).getStore(F)
+      .getStoreEngine()).getStats();
   }
 
   /**
@@ -275,7 +297,7 @@ final class DifferentialRun {
    */
   void run(long defaultSeed, int defaultOps) throws Exception {
     long seed = Long.getLong("rlsm.diff.seed", defaultSeed);
-    int ops = Integer.getInteger("rlsm.diff.ops", defaultOps);
+    int ops = Integer.getInteger("rlsm.diff.ops", LONG ? 150_000 : defaultOps);
     Random rnd = new Random(seed);
     TableName rt = createTable(name + "_rlsm", true);
     TableName dt = createTable(name + "_default", false);
@@ -372,7 +394,8 @@ final class DifferentialRun {
               s.setFilter(new ColumnPrefixFilter(Bytes.toBytes("q" + rnd.nextInt(QUALIFIERS))));
               break;
             case 2:
-              s.setFilter(new PrefixFilter(Bytes.toBytes(String.format("r%03d", a / 10))));
+              s.setFilter(new PrefixFilter(
+                Bytes.toBytes(String.format("r%0" + (DIGITS - 1) + "d", a / 10))));
               break;
             default:
               s.setLimit(1 + rnd.nextInt(10));
@@ -412,10 +435,17 @@ final class DifferentialRun {
       both.scan(ops, new Scan().readAllVersions());
       majorCompact(rt, dt);
       rawScans(both, ops);
+      RlsmStoreStats st = stats(rt);
       System.out.printf("differential " + name + ": seed=%d ops=%d flushes=%d rlsm compactions=%d majors=%d "
-        + "reads=%d cells=%d%n", seed, ops, flushes, compactions, majors, both.reads,
-        both.cellsCompared);
+        + "reads=%d cells=%d partitions=%d (at most %d) clean-up bytes=%d merge bytes=%d%n", seed,
+        ops, flushes, compactions, majors, both.reads, both.cellsCompared, st.getPartitions(),
+        maxPartitions, st.getCleanupBytes(), st.getMergeBytes());
       assertTrue("RLSM compacted during the log", compactions > flushes / 3);
+      if (LONG) {
+        assertTrue("long mode: at least " + LONG_MIN_PARTITIONS + " partitions, had "
+          + maxPartitions, maxPartitions >= LONG_MIN_PARTITIONS);
+        assertTrue("long mode: clean-ups ran", st.getCleanupBytes() > 0);
+      }
     }
   }
 }

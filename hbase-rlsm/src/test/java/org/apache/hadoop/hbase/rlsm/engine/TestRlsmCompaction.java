@@ -98,7 +98,7 @@ public class TestRlsmCompaction {
           deleted[i] = true;
         }
         util.getAdmin().flush(tn);
-        compactUntilSettled(tn);
+        RlsmTestCluster.compactUntilSettled(util, tn, F);
         if (round % 10 == 9) {
           verify(t, latest, deleted);
         }
@@ -112,16 +112,6 @@ public class TestRlsmCompaction {
       util.getAdmin().enableTable(tn);
       verify(t, latest, deleted);
       return before;
-    }
-  }
-
-  /** Requests compactions (a flush through Admin does not) until the planner has no work. */
-  static void compactUntilSettled(TableName tn) throws Exception {
-    for (int i = 0; i < 50 && store(tn).getStoreEngine().needsCompaction(List.of()); i++) {
-      long before = stats(tn).getCompactions();
-      util.getAdmin().compact(tn);
-      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> stats(tn).getCompactions() > before
-        && util.getAdmin().getCompactionState(tn) == CompactionState.NONE);
     }
   }
 

@@ -11,7 +11,9 @@ import org.junit.experimental.categories.Category;
 
 /**
  * The differential run ({@link DifferentialRun}) on families with default settings: one seeded
- * random operation log on an RLSM table and a default-engine table, every read compared.
+ * random operation log on an RLSM table and a default-engine table, every read compared. This is
+ * the CI size (400 rows, 20,000 operations); {@code -Drlsm.diff.long=true} runs the long mode
+ * (10,000 rows, 150,000 operations, at least 50 partitions through many splits and clean-ups).
  */
 @Category({ LargeTests.class, RegionServerTests.class })
 public class TestRlsmDifferential {

@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Crash sweeps over every RLSM operation: flush, range-append, link, split (index and rewrite
- * mode), chain clean-up and merge. For each, the number N of file system mutations (create,
+ * mode), chain clean-up, merge, and the archiving of the files a committed manifest replaces. For each, the number N of file system mutations (create,
  * write, sync, close, rename, delete, mkdirs) the operation performs is counted; then for every
  * k in 1..N the operation is stopped at mutation k (an injected failure, every later operation
  * failing too) and the crash materialised (unsynced bytes dropped, or a random part of them kept
@@ -156,6 +156,8 @@ public class TestRlsmCrashSweep {
     final int partitions;
     final int files;
     final int references;
+    /** Files compacted away and not yet archived. */
+    final int compacted;
 
     Snap(HRegion r) {
       RlsmStoreStats s = stats(r);
@@ -168,6 +170,7 @@ public class TestRlsmCrashSweep {
       files = r.getStore(F).getStorefiles().size();
       references = (int) r.getStore(F).getStorefiles().stream()
         .filter(HStoreFile::isReference).count();
+      compacted = r.getStore(F).getCompactedFilesCount();
     }
   }
 
@@ -353,18 +356,39 @@ public class TestRlsmCrashSweep {
     assertEquals(1, stats(r).getPartitions());
   }
 
+  /** Level-1 as one partition, and two more Level-0 files: the next flush triggers an append. */
+  private static void beforeAppend(HRegion r, TreeMap<String, String> o) throws IOException {
+    firstPartition(r, o, 200);
+    put(r, o, 100, 400, 1, "m");
+    flush(r);
+    put(r, o, 250, 450, 2, "n");
+    flush(r);
+  }
+
+  private static void thirdLevel0File(HRegion r, TreeMap<String, String> o) throws IOException {
+    put(r, o, 300, 500, 4, "p");
+    flush(r);
+  }
+
   @Test
   public void rangeAppend() throws Exception {
-    sweep("sweep_append", NONE, (r, o) -> {
-      firstPartition(r, o, 200);
-      put(r, o, 100, 400, 1, "m");
-      flush(r);
-      put(r, o, 250, 450, 2, "n");
-      flush(r);
-    }, NONE, (r, o) -> {
-      put(r, o, 300, 500, 4, "p");
-      flush(r);
-    }, r -> r.compact(false), (b, a) -> a.append > b.append);
+    sweep("sweep_append", NONE, TestRlsmCrashSweep::beforeAppend, NONE,
+      TestRlsmCrashSweep::thirdLevel0File, r -> r.compact(false),
+      (b, a) -> a.append > b.append && a.compacted > 0);
+  }
+
+  /**
+   * The manifest commit's second half: once the new manifest is committed, HBase archives the
+   * files it replaces (the Level-0 victims and the previous manifest), one rename each, with the
+   * new manifest's compaction-event list as the record of what is left to archive.
+   */
+  @Test
+  public void archiveAfterManifestCommit() throws Exception {
+    sweep("sweep_archive", NONE, TestRlsmCrashSweep::beforeAppend, NONE,
+      TestRlsmCrashSweep::thirdLevel0File, r -> {
+        r.compact(false);
+        r.getStore(F).closeAndArchiveCompactedFiles();
+      }, (b, a) -> a.append > b.append && b.compacted == 0 && a.compacted == 0);
   }
 
   @Test

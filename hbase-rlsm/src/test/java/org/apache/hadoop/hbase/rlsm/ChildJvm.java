@@ -1,4 +1,4 @@
-package org.apache.hadoop.hbase.rlsm.ulfs;
+package org.apache.hadoop.hbase.rlsm;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
@@ -9,18 +9,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 
 /**
- * Child processes of the ulfs tests: a JVM on the test class path (a process loads one native
- * library for good and has one mount, so what needs a fresh one runs there), or a tool.
+ * Child processes of tests: a JVM on the test class path (for what needs a fresh process: a
+ * native library loads once per process and has one mount; a heap of a chosen size), or a tool.
  */
-final class ChildJvm {
+public final class ChildJvm {
   private ChildJvm() {
   }
 
   /** java [jvmOptions] -cp (this class path) main args; standard error is discarded. */
-  static Process start(List<String> jvmOptions, Class<?> main, String... args)
+  public static Process start(List<String> jvmOptions, Class<?> main, String... args)
     throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(System.getProperty("java.home") + "/bin/java");
@@ -36,7 +35,7 @@ final class ChildJvm {
    * Reads p's standard output to its end and returns it trimmed, after asserting that p ended
    * (within the hang guard) with exit code 0.
    */
-  static String output(Process p) throws IOException, InterruptedException {
+  public static String output(Process p) throws IOException, InterruptedException {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     assertTrue("child process hangs", p.waitFor(RlsmTestCluster.HANG_GUARD_MINUTES, TimeUnit.MINUTES));
     assertEquals(out, 0, p.exitValue());

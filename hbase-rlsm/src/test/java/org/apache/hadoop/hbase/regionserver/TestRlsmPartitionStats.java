@@ -1,0 +1,127 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
+import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
+import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.AfterClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.experimental.categories.Category;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Partition statistics come from file-info, not rows: after range-appends, links, index splits
+ * (segments shared by two partitions) and clean-ups, every partition's recorded statistics equal
+ * what reading its segments' rows gives (entries and distinct rows exactly: a merged sketch equals
+ * the sketch of the union), and a reopened region answers the planner's questions without
+ * reading one data block (HBase's {@link HFile#DATABLOCK_READ_COUNT}).
+ */
+@Category({ MediumTests.class, RegionServerTests.class })
+public class TestRlsmPartitionStats {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmPartitionStats.class);
+
+  private static final Logger LOG = LoggerFactory.getLogger(TestRlsmPartitionStats.class);
+  private static final HBaseTestingUtility UTIL = new HBaseTestingUtility();
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final byte[] Q = Bytes.toBytes("q");
+
+  @AfterClass
+  public static void cleanUp() throws IOException {
+    UTIL.cleanupTestDir();
+  }
+
+  private static RlsmStoreFileManager files(HRegion r) {
+    return (RlsmStoreFileManager) r.getStore(F).getStoreEngine().getStoreFileManager();
+  }
+
+  private static void compactUntilSettled(HRegion r) throws IOException {
+    for (int i = 0; i < 50 && r.getStore(F).getStoreEngine().needsCompaction(List.of()); i++) {
+      r.compact(false);
+    }
+  }
+
+  /** The planner's questions a region answers after open: priority, work, summaries. */
+  private static List<PartitionSummary> plannerView(HRegion r) {
+    HStore store = r.getStore(F);
+    store.getCompactPriority();
+    store.getStoreEngine().needsCompaction(List.of());
+    return files(r).state().partitionSummaries();
+  }
+
+  @Test
+  public void statisticsAreRecordedAndOpenReadsNoDataBlock() throws IOException {
+    TableDescriptor td = RlsmTables.configure(TableDescriptorBuilder.newBuilder(
+      TableName.valueOf("partition_stats"))).setColumnFamily(RlsmTables.familyBuilder(F)
+        .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(64 * 1024))
+        .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, "0")
+        .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4").build())
+      .build();
+    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+    HRegion r = HBaseTestingUtility.createRegionAndWAL(info,
+      UTIL.getDataTestDir("partition_stats"), UTIL.getConfiguration(), td);
+    byte[] pad = Bytes.toBytes("x".repeat(100));
+    for (int round = 0; round < 6; round++) {
+      for (int f = 0; f < 3; f++) {
+        int step = 1 + (round + f) % 4;
+        for (int i = round * 150 + f; i < 1200 + round * 150; i += step) {
+          r.put(new Put(RlsmTestRows.row(i)).addColumn(F, Q,
+            Bytes.add(RlsmTestRows.value(i), Bytes.toBytes("/" + round), pad)));
+        }
+        r.flush(true);
+      }
+      compactUntilSettled(r);
+    }
+    RlsmStoreFileManager.State state = files(r).state();
+    assertTrue("several partitions: " + state.partitions, state.partitions.size() >= 4);
+    boolean shared = false;
+    List<RowStats> before = new ArrayList<>();
+    for (RlsmStoreFileManager.Partition p : state.partitions) {
+      RowStats recorded = p.summary().stats();
+      RowStats read = p.readSummary().stats();
+      LOG.info("partition {}: recorded {}, read {}", p, recorded, read);
+      assertEquals(p + " entries", read.entries(), recorded.entries());
+      assertEquals(p + " distinct rows", read.distinctRows(), recorded.distinctRows());
+      assertTrue(p + " bytes " + recorded.bytes() + " vs " + read.bytes(),
+        Math.abs(recorded.bytes() - read.bytes()) <= read.bytes() / 4);
+      shared |= p.segments.stream().anyMatch(seg -> state.partitions.stream()
+        .filter(o -> o != p && o.segments.contains(seg)).findAny().isPresent());
+      before.add(recorded);
+    }
+    assertTrue("an index split left segments shared by two partitions", shared);
+
+    r.close();
+    long reads = HFile.DATABLOCK_READ_COUNT.sum();
+    r = HRegion.openHRegion(r, null);
+    List<PartitionSummary> after = plannerView(r);
+    assertEquals("data blocks read by region open and planning", 0,
+      HFile.DATABLOCK_READ_COUNT.sum() - reads);
+    assertEquals(before.size(), after.size());
+    for (int i = 0; i < after.size(); i++) {
+      assertEquals(before.get(i).toString(), after.get(i).stats().toString());
+    }
+    HBaseTestingUtility.closeRegionAndWAL(r);
+  }
+}
