@@ -56,8 +56,9 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * points to); a snapshot clone or restore is a store of links, resolved the same way).</li>
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
- * a Scan reads Level-0 and the partitions overlapping its rows. Level-1 segments are handed out
- * as {@link RlsmSegmentView}s restricted to the ranges of the partitions listing them.
+ * a Scan reads Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
+ * its rows, each opened only when the scan reaches it. Level-1 segments are read as
+ * {@link RlsmSegmentView}s restricted to the range of the partition listing them.
  *
  * <p><b>Locking.</b> This class takes no lock of its own; it relies on HBase's store lock
  * ({@code StoreEngine.readLock()/writeLock()}):
@@ -70,7 +71,9 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * engine's compaction selection) sees one whole immutable layout, possibly one change old;</li>
  * <li>{@code getFilesForScan} runs under the store's read lock, which HBase also holds while it
  * takes the memstore scanners and ref-counts the files handed out: no compaction can commit or
- * archive in between, so the views match the file set the read chose.</li>
+ * archive in between, so the views match the file set the read chose. A chain forwards those
+ * reference counts to all its segments, and its scanner holds them until it closes, so a
+ * partition opened later in the scan still finds its segments unarchived.</li>
  * </ul>
  */
 @InterfaceAudience.Private
@@ -88,6 +91,16 @@ public class RlsmStoreFileManager implements StoreFileManager {
      * without a lock: two threads may both compute it, and get equal values.
      */
     private volatile PartitionSummary summary;
+
+    /**
+     * This partition without the references whose half holds no cell, which no read may scan
+     * ({@link #hasRows}); itself when it has none.
+     */
+    Partition withRows() {
+      ImmutableList<HStoreFile> kept =
+        ImmutableList.copyOf(RlsmStoreFileManager.withRows(segments));
+      return kept.size() == segments.size() ? this : new Partition(low, high, kept, null);
+    }
 
     /** @param recorded the statistics the manifest records for it, or null */
     Partition(byte[] low, byte[] high, ImmutableList<HStoreFile> segments, RowStats recorded) {
@@ -687,8 +700,11 @@ public class RlsmStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * Level-0 plus the segments of the partitions overlapping the rows. HBase passes a reversed
-   * scan's bounds high-to-low and does not say which it is, so one empty bound means all rows.
+   * Level-0 plus the partitions overlapping the rows. HBase passes a reversed scan's bounds
+   * high-to-low and does not say which it is, so one empty bound means all rows. One partition
+   * (every Get) comes as views of its segments, so HBase filters and merges them directly; two or
+   * more come as one {@link RlsmPartitionChain}, whose scanner opens a partition only when the
+   * scan reaches it.
    */
   @Override
   public Collection<HStoreFile> getFilesForScan(byte[] startRow, boolean includeStartRow,
@@ -705,17 +721,22 @@ public class RlsmStoreFileManager implements StoreFileManager {
     } else {
       parts = s.tree.overlapping(stopRow, startRow);
     }
-    Map<HStoreFile, List<byte[][]>> ranges = new LinkedHashMap<>();
+    List<Partition> reached = new ArrayList<>(parts.size());
     for (Partition p : parts) {
-      for (HStoreFile seg : p.segments) {
-        if (hasRows(seg)) {
-          ranges.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
-        }
+      Partition r = s.references ? p.withRows() : p;
+      if (!r.segments.isEmpty()) {
+        reached.add(r);
       }
     }
-    List<HStoreFile> out = new ArrayList<>(s.level0.size() + ranges.size());
+    List<HStoreFile> out = new ArrayList<>(s.level0.size() + 1);
     out.addAll(s.references ? withRows(s.level0) : s.level0);
-    ranges.forEach((f, r) -> out.add(new RlsmSegmentView(f, r)));
+    if (reached.size() == 1) {
+      Partition p = reached.get(0);
+      List<byte[][]> range = List.<byte[][]> of(new byte[][] { p.low, p.high });
+      p.segments.forEach(seg -> out.add(new RlsmSegmentView(seg, range)));
+    } else if (!reached.isEmpty()) {
+      out.add(new RlsmPartitionChain(reached));
+    }
     return out;
   }
 

@@ -1,0 +1,356 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntConsumer;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.yetus.audience.InterfaceAudience;
+
+/**
+ * The scanner of a {@link RlsmPartitionChain}: the partitions of the chain concatenated in key
+ * order, one partition open at a time. A partition is opened (a scanner on each of its segments,
+ * restricted to its range, filtered by HBase's per-file checks and positioned) only when a seek
+ * lands in it or the partition before it, in the direction of the scan, runs out; its segments
+ * are merged by HBase's own {@link KeyValueHeap} (forward) or {@link ReversedKeyValueHeap}
+ * (reversed), so lazy seeks, Bloom filters, MVCC read points and the block cache work as on any
+ * store file. Partitions are disjoint ranges, so the concatenation is in key order.
+ *
+ * <p>Invariant after every call: either the open heap has a cell, or no partition is open and
+ * the chain is exhausted in the scan's direction. Its top has always had a real seek, so
+ * {@link #realSeekDone} is true. A heap is reused for a seek only when the seek does not go back
+ * behind where the heap already is (HBase's heaps move one way only); otherwise the partition
+ * is opened afresh.
+ *
+ * <p>A partition left behind is not closed at once: cells already returned may still refer to
+ * its blocks until HBase calls {@link #shipped} (or {@link #close}), as in {@link KeyValueHeap}.
+ * The scanner holds a reference on every segment of the chain from its creation to
+ * {@link #close}, see {@link RlsmPartitionChain}. Not thread-safe, like every HBase scanner.
+ */
+@InterfaceAudience.Private
+final class RlsmChainScanner extends StoreFileScanner {
+  /** The unpositioned scanners on one partition's segments, restricted to its range. */
+  @FunctionalInterface
+  interface SegmentOpener {
+    List<StoreFileScanner> open(RlsmStoreFileManager.Partition p) throws IOException;
+  }
+
+  /** Positions a freshly opened segment scanner. */
+  @FunctionalInterface
+  private interface Fresh {
+    boolean apply(KeyValueScanner s) throws IOException;
+  }
+
+  /** Positions the heap of the open partition. */
+  @FunctionalInterface
+  private interface Reuse {
+    boolean apply(KeyValueHeap h) throws IOException;
+  }
+
+  private final RlsmPartitionChain chain;
+  private final StoreFileReader reader;
+  private final List<RlsmStoreFileManager.Partition> partitions;
+  private final SegmentOpener opener;
+  private final CellComparator comparator;
+  /** Heaps of partitions left behind, closed at the next {@link #shipped} or {@link #close}. */
+  private final List<KeyValueHeap> retired = new ArrayList<>();
+  /** HBase's per-file checks, as last asked by {@link #shouldUseScanner}; none before. */
+  private Scan scan;
+  private HStore store;
+  private long oldestUnexpiredTS;
+  /** The open partition; -1 or size() when exhausted backwards or forwards. */
+  private int current = -1;
+  private KeyValueHeap heap;
+  private boolean reversed;
+  /** Where the open heap is: the last seek key or returned cell (null: unknown). */
+  private Cell mark;
+  /** Whether the heap may still be in {@link #mark}'s row at or after it (reversed only). */
+  private boolean markRowOpen;
+  private int partitionsOpened;
+  private int segmentScannersOpened;
+  private boolean closed;
+
+  RlsmChainScanner(RlsmPartitionChain chain, long scannerOrder, SegmentOpener opener) {
+    super(chain.getReader(), null, false, false, Long.MAX_VALUE, scannerOrder, false, false);
+    this.chain = chain;
+    this.reader = chain.getReader();
+    this.partitions = chain.partitions();
+    this.opener = opener;
+    this.comparator = reader.getComparator();
+    chain.increaseRefCount();
+  }
+
+  /** Partitions opened so far (each opening counts, reopenings included). */
+  int partitionsOpened() {
+    return partitionsOpened;
+  }
+
+  /** Segment scanners created so far. */
+  int segmentScannersOpened() {
+    return segmentScannersOpened;
+  }
+
+  /** Index of the first partition whose high row is at or after {@code c}'s; size() if none. */
+  private int atOrAfter(Cell c) {
+    int lo = 0;
+    int hi = partitions.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      byte[] high = partitions.get(mid).high;
+      if (comparator.compareRows(c, high, 0, high.length) > 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Index of the last partition whose low row is before {@code c}'s row, or at it unless
+   * {@code strict}; -1 if none.
+   */
+  private int atOrBefore(Cell c, boolean strict) {
+    int lo = 0;
+    int hi = partitions.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      byte[] low = partitions.get(mid).low;
+      int cmp = comparator.compareRows(c, low, 0, low.length);
+      if (strict ? cmp > 0 : cmp >= 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo - 1;
+  }
+
+  private void retire() {
+    if (heap != null) {
+      retired.add(heap);
+      heap = null;
+    }
+  }
+
+  private void closeRetired() {
+    retired.forEach(KeyValueHeap::close);
+    retired.clear();
+  }
+
+  private void open(int i, Fresh position, boolean backwards) throws IOException {
+    retire();
+    current = i;
+    reversed = backwards;
+    List<StoreFileScanner> all = opener.open(partitions.get(i));
+    partitionsOpened++;
+    segmentScannersOpened += all.size();
+    List<KeyValueScanner> used = new ArrayList<>(all.size());
+    try {
+      for (StoreFileScanner s : all) {
+        if (scan == null || s.shouldUseScanner(scan, store, oldestUnexpiredTS)) {
+          used.add(s);
+          position.apply(s);
+        } else {
+          s.close();
+        }
+      }
+      heap = backwards ? new ReversedKeyValueHeap(used, comparator)
+        : new KeyValueHeap(used, comparator);
+    } catch (IOException | RuntimeException e) {
+      all.forEach(StoreFileScanner::close);
+      throw e;
+    }
+  }
+
+  private boolean forward(Cell key, Reuse reuse, Fresh fresh) throws IOException {
+    int i = atOrAfter(key);
+    if (
+      heap != null && !reversed && i == current && mark != null
+        && comparator.compare(key, mark) >= 0
+    ) {
+      reuse.apply(heap);
+    } else if (i == partitions.size()) {
+      retire();
+      current = i;
+    } else {
+      open(i, fresh, false);
+    }
+    mark = key;
+    return settleForward();
+  }
+
+  /** Opens the following partitions while the open one has run out. */
+  private boolean settleForward() throws IOException {
+    while (heap != null && heap.peek() == null) {
+      retire();
+      if (current + 1 >= partitions.size()) {
+        current = partitions.size();
+        return false;
+      }
+      Cell low = PrivateCellUtil.createFirstOnRow(partitions.get(current + 1).low);
+      open(current + 1, s -> s.seek(low), false);
+      mark = low;
+    }
+    return heap != null;
+  }
+
+  private boolean backward(int i, boolean reusable, Reuse reuse, Fresh fresh, Cell newMark,
+    boolean rowOpen) throws IOException {
+    if (heap != null && reversed && i == current && reusable) {
+      reuse.apply(heap);
+    } else if (i < 0) {
+      retire();
+      current = -1;
+    } else {
+      open(i, fresh, true);
+    }
+    mark = newMark;
+    markRowOpen = rowOpen;
+    return settleBackward();
+  }
+
+  /** Opens the preceding partitions, from their high row, while the open one has run out. */
+  private boolean settleBackward() throws IOException {
+    while (heap != null && heap.peek() == null) {
+      retire();
+      if (current <= 0) {
+        current = -1;
+        return false;
+      }
+      Cell high = PrivateCellUtil.createFirstOnRow(partitions.get(current - 1).high);
+      open(current - 1, s -> s.backwardSeek(high), true);
+      mark = high;
+      markRowOpen = true;
+    }
+    return heap != null;
+  }
+
+  @Override
+  public Cell peek() {
+    return heap == null ? null : heap.peek();
+  }
+
+  @Override
+  public Cell next() throws IOException {
+    if (heap == null) {
+      return null;
+    }
+    Cell c = heap.next();
+    mark = c;
+    markRowOpen = true;
+    if (reversed) {
+      settleBackward();
+    } else {
+      settleForward();
+    }
+    return c;
+  }
+
+  @Override
+  public boolean seek(Cell key) throws IOException {
+    return forward(key, h -> h.seek(key), s -> s.seek(key));
+  }
+
+  @Override
+  public boolean reseek(Cell key) throws IOException {
+    return forward(key, h -> h.reseek(key), s -> s.seek(key));
+  }
+
+  /** The heap seeks its segments lazily; its top, and so this scanner, is always real. */
+  @Override
+  public boolean requestSeek(Cell kv, boolean forward, boolean useBloom) throws IOException {
+    return forward(kv, h -> h.requestSeek(kv, forward, useBloom),
+      s -> s.requestSeek(kv, false, useBloom));
+  }
+
+  @Override
+  public boolean realSeekDone() {
+    return true;
+  }
+
+  @Override
+  public void enforceSeek() {
+  }
+
+  @Override
+  public boolean backwardSeek(Cell key) throws IOException {
+    boolean reusable = mark != null && (comparator.compareRows(key, mark) < 0
+      || (markRowOpen && comparator.compareRows(key, mark) == 0
+        && comparator.compare(key, mark) >= 0));
+    return backward(atOrBefore(key, false), reusable, h -> h.backwardSeek(key),
+      s -> s.backwardSeek(key), key, true);
+  }
+
+  @Override
+  public boolean seekToPreviousRow(Cell key) throws IOException {
+    boolean reusable = mark != null && comparator.compareRows(key, mark) <= 0;
+    return backward(atOrBefore(key, true), reusable, h -> h.seekToPreviousRow(key),
+      s -> s.seekToPreviousRow(key), PrivateCellUtil.createFirstOnRow(key), false);
+  }
+
+  @Override
+  public boolean seekToLastRow() throws IOException {
+    int last = partitions.size() - 1;
+    return backward(last, false, h -> false, KeyValueScanner::seekToLastRow,
+      PrivateCellUtil.createLastOnRow(partitions.get(last).high), true);
+  }
+
+  /**
+   * Keeps HBase's per-file checks for the segments of each partition opened later; the chain
+   * itself is used (its partitions overlap the scan, or HBase would not have been given it).
+   */
+  @Override
+  public boolean shouldUseScanner(Scan scan, HStore store, long oldestUnexpiredTS) {
+    this.scan = scan;
+    this.store = store;
+    this.oldestUnexpiredTS = oldestUnexpiredTS;
+    return true;
+  }
+
+  @Override
+  public Cell getNextIndexedKey() {
+    return heap == null ? null : heap.getNextIndexedKey();
+  }
+
+  @Override
+  public void recordBlockSize(IntConsumer blockSizeConsumer) {
+    if (heap != null && heap.peek() != null) {
+      heap.recordBlockSize(blockSizeConsumer);
+    }
+  }
+
+  @Override
+  public void shipped() throws IOException {
+    closeRetired();
+    if (heap != null) {
+      heap.shipped();
+    }
+  }
+
+  @Override
+  public Path getFilePath() {
+    return chain.getPath();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    retire();
+    closeRetired();
+    chain.decreaseRefCount();
+    reader.readCompleted();
+  }
+
+  @Override
+  public String toString() {
+    return "RlsmChainScanner[" + partitions.size() + " partitions, open " + current + "]";
+  }
+}

@@ -1,0 +1,165 @@
+package org.apache.hadoop.hbase.regionserver;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HBaseClassTestRule;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.IsolationLevel;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.RegionInfoBuilder;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.rlsm.RlsmTables;
+import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
+import org.apache.hadoop.hbase.testclassification.MediumTests;
+import org.apache.hadoop.hbase.testclassification.RegionServerTests;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.experimental.categories.Category;
+
+/**
+ * A short scan (YCSB E's shape: a start row and a few rows) on a store of many Level-1
+ * partitions creates scanners only on Level-0 and the one partition it reaches, forwards and
+ * reversed; counted from the scanners HBase's StoreScanner holds, not timed.
+ */
+@Category({ MediumTests.class, RegionServerTests.class })
+public class TestRlsmScanReach {
+  @ClassRule
+  public static final HBaseClassTestRule CLASS_RULE =
+    HBaseClassTestRule.forClass(TestRlsmScanReach.class);
+
+  private static final HBaseTestingUtility UTIL = new HBaseTestingUtility();
+  private static final byte[] F = Bytes.toBytes("f");
+  private static final int ROWS = 1000;
+  private static HRegion region;
+
+  @BeforeClass
+  public static void buildPartitions() throws IOException {
+    ColumnFamilyDescriptorBuilder cf = RlsmTables.familyBuilder(F)
+      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(16 * 1024))
+      .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, "0");
+    TableDescriptor td = RlsmTables
+      .configure(TableDescriptorBuilder.newBuilder(TableName.valueOf("reach")))
+      .setColumnFamily(cf.build()).build();
+    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+    region = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir("reach"),
+      UTIL.getConfiguration(), td);
+    byte[] value = new byte[100];
+    for (int round = 0; round < 4; round++) {
+      for (int i = 0; i < ROWS; i++) {
+        region.put(new Put(RlsmTestRows.row(i)).addColumn(F, Bytes.toBytes("q" + round), value));
+      }
+      region.flush(true);
+      for (int c = 0; c < 50 && store().getStoreEngine().needsCompaction(List.of()); c++) {
+        region.compact(false);
+      }
+    }
+    assertTrue("partitions: " + state().partitions, state().partitions.size() >= 4);
+  }
+
+  @AfterClass
+  public static void closeRegion() throws IOException {
+    HBaseTestingUtility.closeRegionAndWAL(region);
+    UTIL.cleanupTestDir();
+  }
+
+  private static HStore store() {
+    return region.getStore(F);
+  }
+
+  private static RlsmStoreFileManager.State state() {
+    return ((RlsmStoreFileManager) store().getStoreEngine().getStoreFileManager()).state();
+  }
+
+  /**
+   * Reads {@code rows} rows through the store's scanner and returns the scanner creations it
+   * caused: one per plain file scanner, the segment scanners each partition chain opened.
+   */
+  private static int[] shortScan(Scan scan, int rows, List<String> seen) throws IOException {
+    long readPt = region.getReadPoint(IsolationLevel.READ_COMMITTED);
+    try (StoreScanner s = (StoreScanner) store().getScanner(scan, null, readPt)) {
+      List<Cell> cells = new ArrayList<>();
+      for (int i = 0; i < rows; i++) {
+        cells.clear();
+        s.next(cells);
+        seen.add(Bytes.toString(CellUtil.cloneRow(cells.get(0))));
+      }
+      int chains = 0;
+      int segmentScanners = 0;
+      int partitions = 0;
+      int files = 0;
+      for (KeyValueScanner k : s.getAllScannersForTesting()) {
+        if (k instanceof RlsmChainScanner) {
+          chains++;
+          partitions += ((RlsmChainScanner) k).partitionsOpened();
+          segmentScanners += ((RlsmChainScanner) k).segmentScannersOpened();
+        } else if (k.isFileScanner()) {
+          files++;
+        }
+      }
+      return new int[] { chains, partitions, segmentScanners, files };
+    }
+  }
+
+  private static void assertReachesOnlyItsPartition(Scan scan, RlsmStoreFileManager.Partition p,
+    List<String> expectedRows) throws IOException {
+    RlsmStoreFileManager.State st = state();
+    List<String> seen = new ArrayList<>();
+    int[] n = shortScan(scan, expectedRows.size(), seen);
+    assertEquals(expectedRows, seen);
+    assertEquals("partition chains", 1, n[0]);
+    assertEquals("partitions opened", 1, n[1]);
+    assertEquals("segment scanners", p.segments.size(), n[2]);
+    assertEquals("Level-0 scanners", st.level0.size(), n[3]);
+  }
+
+  private static List<String> rows(int from, int step, int count) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(Bytes.toString(RlsmTestRows.row(from + step * i)));
+    }
+    return out;
+  }
+
+  private static int index(byte[] row) {
+    for (int i = 0; i < ROWS; i++) {
+      if (Bytes.equals(RlsmTestRows.row(i), row)) {
+        return i;
+      }
+    }
+    throw new AssertionError(Bytes.toStringBinary(row));
+  }
+
+  @Test
+  public void aForwardShortScanOpensOnlyThePartitionOfItsStartRow() throws IOException {
+    RlsmStoreFileManager.Partition p = state().partitions.get(1);
+    int from = index(p.low);
+    assertTrue(index(p.high) - from >= 5);
+    assertReachesOnlyItsPartition(new Scan().withStartRow(p.low).setLimit(5), p,
+      rows(from, 1, 5));
+  }
+
+  @Test
+  public void aReversedShortScanOpensOnlyThePartitionOfItsStartRow() throws IOException {
+    List<RlsmStoreFileManager.Partition> parts = state().partitions;
+    RlsmStoreFileManager.Partition p = parts.get(parts.size() - 2);
+    int from = index(p.high);
+    assertTrue(from - index(p.low) >= 5);
+    assertReachesOnlyItsPartition(new Scan().withStartRow(p.high).setReversed(true).setLimit(5),
+      p, rows(from, -1, 5));
+  }
+}
