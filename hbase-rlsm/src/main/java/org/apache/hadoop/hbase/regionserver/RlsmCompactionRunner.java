@@ -224,15 +224,16 @@ final class RlsmCompactionRunner {
       .build();
     List<Cell> cells = new ArrayList<>();
     RlsmV2Writer current = null;
-    Cell currentRow = null;
+    // a copy: a cell may point into a block the scanner releases at shipped()
+    byte[] currentRow = null;
     long sinceCheck = 0;
     boolean more;
     do {
       more = scanner.next(cells, ctx);
       for (Cell c : cells) {
-        if (currentRow == null || !CellUtil.matchingRows(currentRow, c)) {
-          currentRow = c;
+        if (currentRow == null || !CellUtil.matchingRows(c, currentRow)) {
           byte[] row = CellUtil.cloneRow(c);
+          currentRow = row;
           // a LEAVE plan has no targets: every row goes to its one output
           int t = plan.kind() == CompactionPlan.Kind.LEAVE ? 0 : targetOf(targets, row);
           written.computeIfAbsent(t, k -> new byte[][] { row, row })[1] = row;
@@ -263,6 +264,14 @@ final class RlsmCompactionRunner {
         ((Shipper) scanner).shipped();
       }
     } while (more);
+    // The writers still point at the last cells they were given (HBase's writer keeps its last
+    // cell and the first cell of its open block, and serialises them into the last-key file-info
+    // entry and the block index when it closes). The caller closes the scanner, which returns
+    // the blocks behind those cells to HBase's buffer pool, before the writers close; copy them
+    // now, as HBase's own Compactor does at the end of its loop.
+    for (RlsmV2Writer w : writers) {
+      w.beforeShipped();
+    }
   }
 
   /** Index of the target holding {@code row}; the plan guarantees there is one. */
