@@ -189,6 +189,18 @@ public class TestRlsmHBaseChores {
     assertRowsReadBack(step, tn, t, rows);
   }
 
+  /**
+   * Disables and enables the table (a region open checks that every file its manifests list
+   * exists), then checks the files and the rows again.
+   */
+  private static void reopen(String step, TableName tn, Table t,
+    NavigableMap<String, String> rows) throws Exception {
+    util.getAdmin().disableTable(tn);
+    util.getAdmin().enableTable(tn);
+    assertLiveFilesExist(step + ", reopened", tn);
+    assertRowsReadBack(step + ", reopened", tn, t, rows);
+  }
+
   /** Puts rows {@code [from, to)} with values tagged {@code tag}, and records them. */
   private static void write(Table t, NavigableMap<String, String> rows, int from, int to,
     String tag) throws Exception {
@@ -259,8 +271,7 @@ public class TestRlsmHBaseChores {
         assertEquals(digests.get(p), digest(fs, p));
       }
 
-      util.getAdmin().disableTable(tn);
-      util.getAdmin().enableTable(tn);
+      reopen("end", tn, t, rows);
       assertGets(t, rows);
     }
   }
@@ -362,6 +373,8 @@ public class TestRlsmHBaseChores {
         util.flush(tn);
         assertTrue(hasReferences(tn));
         afterChores("daughters holding references", tn, t, rows);
+        reopen("daughters holding references", tn, t, rows);
+        assertTrue(hasReferences(tn));
         assertTrue("the janitor left the parent", regionDirExists(tn, parent));
 
         rewriteReferences(tn);
@@ -376,6 +389,11 @@ public class TestRlsmHBaseChores {
         waitForRegions(tn, 1);
         assertTrue("the merged region references both daughters' files", hasReferences(tn));
         afterChores("merge", tn, t, rows);
+        write(t, rows, SPLIT_ROW - 50, SPLIT_ROW + 50, "m"); // across the daughters' boundary
+        util.flush(tn);
+        afterChores("merged region holding references", tn, t, rows);
+        reopen("merged region holding references", tn, t, rows);
+        assertTrue(hasReferences(tn));
         for (RegionInfo d : daughters) {
           assertTrue("the janitor left daughter " + d, regionDirExists(tn, d.getEncodedName()));
         }
@@ -389,11 +407,8 @@ public class TestRlsmHBaseChores {
       } finally {
         admin.compactionSwitch(true, List.of());
       }
-      admin.disableTable(tn);
-      admin.enableTable(tn);
+      reopen("end", tn, t, rows);
       assertFalse(hasReferences(tn));
-      assertLiveFilesExist("reopen", tn);
-      assertRowsReadBack("reopen", tn, t, rows);
       assertGets(t, rows);
     }
   }
