@@ -6,6 +6,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
@@ -25,8 +26,13 @@ final class RlsmLayouts {
   }
 
   static TableDescriptor smallPartitions(String table) {
+    return smallPartitions(table, Compression.Algorithm.NONE);
+  }
+
+  /** As {@link #smallPartitions(String)}, with the family's {@code COMPRESSION}. */
+  static TableDescriptor smallPartitions(String table, Compression.Algorithm compression) {
     return RlsmTables.configure(TableDescriptorBuilder.newBuilder(TableName.valueOf(table)))
-      .setColumnFamily(RlsmTables.familyBuilder(F)
+      .setColumnFamily(RlsmTables.familyBuilder(F).setCompressionType(compression)
         .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(64 * 1024))
         .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, "0")
         .setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, "4").build())
