@@ -126,9 +126,11 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
   }
 
   /**
-   * Opens a store file: RLSM by trailer magic, an HFile (bulk load) by HBase. A file that is
-   * neither (an RLSM file whose magic is damaged or cut off) is a typed corruption error, not
-   * HBase's HFile-trailer error.
+   * Opens a store file: format v1 by its trailer magic, anything else (v2, a bulk load) by
+   * HBase. A file that is neither (an RLSM file whose magic is damaged or cut off) fails HBase's
+   * trailer read, which {@link #openHFile} turns into a typed corruption error. HBase's reader is
+   * not asked beforehand whether the file is an HFile: that would be one more open and trailer
+   * read for every file of the store at region open.
    */
   @Override
   public HStoreFile createStoreFileAndReader(StoreFileInfo info) throws IOException {
@@ -136,7 +138,7 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
       return super.createStoreFileAndReader(info);
     }
     Path data = dataPath(info);
-    if (!RlsmFileFormat.isRlsmFileElseHFile(info.getFileSystem(), data)) {
+    if (!RlsmFileFormat.isRlsmFile(info.getFileSystem(), data)) {
       return openHFile(info, data);
     }
     if (info.isLink()) {
