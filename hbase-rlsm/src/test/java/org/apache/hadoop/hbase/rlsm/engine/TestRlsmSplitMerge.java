@@ -278,16 +278,24 @@ public class TestRlsmSplitMerge {
     flush(tw);
     assertSame(tw, false);
     List<RegionInfo> before = admin.getRegions(tw.rlsm);
-    admin.mergeRegionsAsync(
-      new byte[][] { before.get(0).getRegionName(), before.get(1).getRegionName() }, false).get();
-    List<RegionInfo> dBefore = admin.getRegions(tw.dflt);
-    admin.mergeRegionsAsync(
-      new byte[][] { dBefore.get(0).getRegionName(), dBefore.get(1).getRegionName() }, false)
-      .get();
-    waitForRegions(tw.rlsm, 2);
-    waitForRegions(tw.dflt, 2);
-    assertTrue("the merged region references both parents' files", hasReferences(tw.rlsm));
-    assertSame(tw, false);
+    // the merged region keeps its references until compactions are switched on again (it asks
+    // for their rewrite as soon as it opens)
+    admin.compactionSwitch(false, List.of());
+    try {
+      admin.mergeRegionsAsync(
+        new byte[][] { before.get(0).getRegionName(), before.get(1).getRegionName() }, false)
+        .get();
+      List<RegionInfo> dBefore = admin.getRegions(tw.dflt);
+      admin.mergeRegionsAsync(
+        new byte[][] { dBefore.get(0).getRegionName(), dBefore.get(1).getRegionName() }, false)
+        .get();
+      waitForRegions(tw.rlsm, 2);
+      waitForRegions(tw.dflt, 2);
+      assertTrue("the merged region references both parents' files", hasReferences(tw.rlsm));
+      assertSame(tw, false);
+    } finally {
+      admin.compactionSwitch(true, List.of());
+    }
     rewriteReferences(tw);
     assertOneOwnManifest(tw.rlsm);
     assertSame(tw, true);
