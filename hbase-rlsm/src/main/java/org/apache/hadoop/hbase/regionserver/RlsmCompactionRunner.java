@@ -263,6 +263,15 @@ final class RlsmCompactionRunner {
         ((Shipper) scanner).shipped();
       }
     } while (more);
+    // The caller closes the scanner before it finishes the writers, and closing releases the
+    // blocks behind the cells each writer still holds (its last cell, the first cell of its open
+    // block: the file's last key and an index key, written when it is finished). Copy them now,
+    // as HBase's Compactor does at the end of performCompaction (HBASE-22582); without it a
+    // segment's index and last key could be read from reused memory, and scans seeking into
+    // the segment would skip its rows.
+    for (RlsmV2Writer w : writers) {
+      w.beforeShipped();
+    }
   }
 
   /** Index of the target holding {@code row}; the plan guarantees there is one. */
