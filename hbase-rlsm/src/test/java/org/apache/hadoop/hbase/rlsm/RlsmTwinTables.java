@@ -98,6 +98,11 @@ public final class RlsmTwinTables {
     return tb;
   }
 
+  /** The testing utility of the cluster holding both tables. */
+  public HBaseTestingUtility util() {
+    return util;
+  }
+
   /** Flushes both tables and runs a synchronous major compaction of each. */
   public void flushAndMajorCompact() throws IOException {
     for (TableName tn : new TableName[] { rlsm, dflt }) {
