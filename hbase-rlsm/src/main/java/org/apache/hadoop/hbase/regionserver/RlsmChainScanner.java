@@ -7,6 +7,7 @@ import java.util.function.IntConsumer;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -324,8 +325,16 @@ final class RlsmChainScanner extends StoreFileScanner {
     }
   }
 
+  /**
+   * Copies {@link #mark} first: it may be a cell of a block that the heap and the retired heaps
+   * release now (a scan that does not cache blocks reads them into HBase's buffer pool, which
+   * hands them to the next read), as HBase's StoreScanner copies its previous cell.
+   */
   @Override
   public void shipped() throws IOException {
+    if (mark != null) {
+      mark = KeyValueUtil.toNewKeyCell(mark);
+    }
     closeRetired();
     if (heap != null) {
       heap.shipped();

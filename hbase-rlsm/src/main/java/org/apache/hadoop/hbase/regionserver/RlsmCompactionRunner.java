@@ -224,15 +224,16 @@ final class RlsmCompactionRunner {
       .build();
     List<Cell> cells = new ArrayList<>();
     RlsmV2Writer current = null;
-    Cell currentRow = null;
+    // a copy: a cell may point into a block the scanner releases at shipped()
+    byte[] currentRow = null;
     long sinceCheck = 0;
     boolean more;
     do {
       more = scanner.next(cells, ctx);
       for (Cell c : cells) {
-        if (currentRow == null || !CellUtil.matchingRows(currentRow, c)) {
-          currentRow = c;
+        if (currentRow == null || !CellUtil.matchingRows(c, currentRow)) {
           byte[] row = CellUtil.cloneRow(c);
+          currentRow = row;
           // a LEAVE plan has no targets: every row goes to its one output
           int t = plan.kind() == CompactionPlan.Kind.LEAVE ? 0 : targetOf(targets, row);
           written.computeIfAbsent(t, k -> new byte[][] { row, row })[1] = row;
@@ -263,12 +264,11 @@ final class RlsmCompactionRunner {
         ((Shipper) scanner).shipped();
       }
     } while (more);
-    // The caller closes the scanner before it finishes the writers, and closing releases the
-    // blocks behind the cells each writer still holds (its last cell, the first cell of its open
-    // block: the file's last key and an index key, written when it is finished). Copy them now,
-    // as HBase's Compactor does at the end of performCompaction (HBASE-22582); without it a
-    // segment's index and last key could be read from reused memory, and scans seeking into
-    // the segment would skip its rows.
+    // The writers still point at the last cells they were given (HBase's writer keeps its last
+    // cell and the first cell of its open block, and serialises them into the last-key file-info
+    // entry and the block index when it closes). The caller closes the scanner, which returns
+    // the blocks behind those cells to HBase's buffer pool, before the writers close; copy them
+    // now, as HBase's own Compactor does at the end of its loop.
     for (RlsmV2Writer w : writers) {
       w.beforeShipped();
     }
