@@ -118,10 +118,10 @@ public final class V2Files {
   public static long verify(FileSystem fs, Path path, Configuration conf) throws IOException {
     long length = fs.getFileStatus(path).getLen();
     long cells = 0;
+    Cell first = null;
+    Cell last = null;
     try (HFile.Reader r = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf);
       HFileScanner s = r.getScanner(conf, false, false)) {
-      Cell first = null;
-      Cell last = null;
       if (s.seekTo()) {
         first = KeyValueUtil.copyToNewKeyValue(s.getCell());
         do {
@@ -134,13 +134,20 @@ public final class V2Files {
         throw new RlsmCorruptionException(path.toString(), length - V2FileInfo.TRAILER_BYTES,
           "trailer says " + r.getEntries() + " cells, the data blocks hold " + cells);
       }
-      if (first != null) {
-        verifyKeys(r, conf, path.toString(), first, last);
-      }
     } catch (IOException | RuntimeException e) {
       throw typedOrSame(path, length, e);
     }
     verifyBlockChecksums(fs, path, length);
+    // after the checksums, so that damaged bytes are reported where they are
+    if (first != null) {
+      try (HFile.Reader r = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf)) {
+        verifyKeys(r, conf, path.toString(), first, last);
+      } catch (RlsmCorruptionException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw typedOrSame(path, length, e);
+      }
+    }
     return cells;
   }
 
