@@ -49,6 +49,12 @@ public final class RlsmTestCluster {
     // HBase waits 30 s for the mini cluster's master to become active, which a loaded machine
     // can take longer than; the hang guard instead
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", HANG_GUARD_MS);
+    // HBase 2.6.1's table flush procedure can lose a region's report that its flush could not
+    // run (a memstore flush was in progress) and then wait for ever ("procedure event for N is
+    // null"; seen on both engines' tables in TestRlsmAutoSplitAcrossServers); with it off the
+    // client uses HBase's earlier table flush, which waits for a flush in progress
+    // (docs/operations.md, "Known HBase issues")
+    conf.setBoolean("hbase.flush.procedure.enabled", false);
     keepAbortsInProcess(conf);
     return util;
   }

@@ -1,6 +1,15 @@
 package org.apache.hadoop.hbase.rlsm.engine;
 
 import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.F;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.Q;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.assertSame;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.flush;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.majorCompact;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.rewriteReferences;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.settle;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.write;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.writeRandom;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -8,22 +17,26 @@ import static org.junit.Assert.fail;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.ClusterMetrics.Option;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerMetrics;
+import org.apache.hadoop.hbase.Size;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.NormalizeTableFilterParams;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -50,8 +63,8 @@ import org.junit.experimental.categories.Category;
  * default-engine twin holding the same writes: split at a row and without one (the split point
  * from the Level-1 range tree), a daughter's split refused while it holds references and done
  * after they were rewritten, merge of adjacent regions (refused for daughters with references,
- * as HBase refuses it), the parents archived by the CatalogJanitor, and automatic splits under
- * HBase's standard split policies.
+ * as HBase refuses it), the parents archived by the CatalogJanitor, automatic splits under
+ * HBase's standard split policies, and the splits and merges HBase's region normalizer plans.
  */
 @Category({ LargeTests.class, RegionServerTests.class })
 public class TestRlsmSplitMerge {
@@ -60,104 +73,28 @@ public class TestRlsmSplitMerge {
     HBaseClassTestRule.forClass(TestRlsmSplitMerge.class);
 
   @ClassRule(order = 1)
-  public static final RlsmMiniClusterRule CLUSTER =
-    new RlsmMiniClusterRule(1, RlsmTestCluster::completeRlsmDescriptors);
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1, conf -> {
+    RlsmTestCluster.completeRlsmDescriptors(conf);
+    // the normalizer runs only when a test asks (Admin.normalize), never by its chore
+    conf.setInt("hbase.normalizer.period", Integer.MAX_VALUE);
+  });
   private static final HBaseTestingUtility util = CLUSTER.util();
-
-  private static final byte[] F = Bytes.toBytes("f");
-  private static final byte[] Q = Bytes.toBytes("q");
-  private static final byte[] Q2 = Bytes.toBytes("q2");
 
   /** Small partitions (RLSM side), so that Level-1 has several and splits at their bounds. */
   private static RlsmTwinTables twins(String name, byte[]... splits) throws IOException {
-    return RlsmTwinTables.createPreSplit(util, name, b -> b.setMaxVersions(3)
-      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(16 * 1024)), splits,
-      F);
-  }
-
-  /** Runs the compactions the RLSM store asks for (partition splits among them). */
-  private static void settle(HRegion r) throws IOException {
-    for (int i = 0; i < 20 && r.getStore(F).needsCompaction(); i++) {
-      r.compact(false);
-    }
-  }
-
-  /** Timestamps of the writes: the same cell in both tables, whenever each table gets it. */
-  private static long clock = 1_000_000;
-
-  /** Puts rows {@code [from, to)} (two columns, value tagged) and deletes every 11th row. */
-  private static void write(RlsmTwinTables tw, int from, int to, String tag) throws IOException {
-    long ts = ++clock;
-    for (TableName tn : new TableName[] { tw.rlsm, tw.dflt }) {
-      try (Table t = util.getConnection().getTable(tn)) {
-        List<Put> puts = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-          puts.add(new Put(row(i), ts).addColumn(F, Q, Bytes.toBytes(tag + i))
-            .addColumn(F, Q2, Bytes.toBytes(tag)));
-        }
-        t.put(puts);
-        for (int i = from; i < to; i += 11) {
-          t.delete(new Delete(row(i)).addColumns(F, Q2, ts));
-        }
-      }
-    }
-  }
-
-  private static void flush(RlsmTwinTables tw) throws IOException {
-    util.flush(tw.rlsm);
-    util.flush(tw.dflt);
-  }
-
-  private static void majorCompact(RlsmTwinTables tw) throws IOException {
-    util.compact(tw.rlsm, true);
-    util.compact(tw.dflt, true);
-  }
-
-  /**
-   * Every version, forwards and reversed (also over regions still holding references), and
-   * (when both were just major compacted, so no region holds references) every raw cell, alike.
-   */
-  private static void assertSame(RlsmTwinTables tw, boolean raw) throws IOException {
-    tw.assertSameScan(new Scan().readAllVersions());
-    tw.assertSameScan(new Scan().withStartRow(row(100)).withStopRow(row(700)).readAllVersions());
-    tw.assertSameScan(new Scan().setReversed(true).readAllVersions());
-    if (raw) {
-      tw.assertSameScan(new Scan().setRaw(true).readAllVersions());
-    }
+    return TwinSplits.twins(util, name, splits);
   }
 
   private static List<HRegion> regions(TableName tn) {
-    return util.getHBaseCluster().getRegions(tn);
+    return TwinSplits.regions(util, tn);
   }
 
   private static void waitForRegions(TableName tn, int n) throws Exception {
-    util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> regions(tn).size() == n
-      && util.getAdmin().getRegions(tn).size() == n);
-    util.waitUntilNoRegionsInTransition(RlsmTestCluster.HANG_GUARD_MS);
+    TwinSplits.waitForRegions(util, tn, n);
   }
 
   private static boolean hasReferences(TableName tn) {
-    return regions(tn).stream().anyMatch(HRegion::hasReferences);
-  }
-
-  /**
-   * Rewrites references (synchronous compactions) and archives what they replaced. A region
-   * opened with references queues a compaction of its own at once; while that one holds the
-   * store's files a requested compaction selects nothing, so this repeats until no region holds
-   * references (bounded only by the hang guard).
-   */
-  private static void rewriteReferences(RlsmTwinTables tw) throws Exception {
-    for (TableName tn : new TableName[] { tw.rlsm, tw.dflt }) {
-      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
-        util.compact(tn, true);
-        for (HRegion r : regions(tn)) {
-          for (HStore s : r.getStores()) {
-            s.closeAndArchiveCompactedFiles();
-          }
-        }
-        return !hasReferences(tn);
-      });
-    }
+    return TwinSplits.hasReferences(util, tn);
   }
 
   private static boolean regionDirExists(TableName tn, String encoded) throws IOException {
@@ -268,16 +205,24 @@ public class TestRlsmSplitMerge {
     flush(tw);
     assertSame(tw, false);
     List<RegionInfo> before = admin.getRegions(tw.rlsm);
-    admin.mergeRegionsAsync(
-      new byte[][] { before.get(0).getRegionName(), before.get(1).getRegionName() }, false).get();
-    List<RegionInfo> dBefore = admin.getRegions(tw.dflt);
-    admin.mergeRegionsAsync(
-      new byte[][] { dBefore.get(0).getRegionName(), dBefore.get(1).getRegionName() }, false)
-      .get();
-    waitForRegions(tw.rlsm, 2);
-    waitForRegions(tw.dflt, 2);
-    assertTrue("the merged region references both parents' files", hasReferences(tw.rlsm));
-    assertSame(tw, false);
+    // the merged region keeps its references until compactions are switched on again (it asks
+    // for their rewrite as soon as it opens)
+    admin.compactionSwitch(false, List.of());
+    try {
+      admin.mergeRegionsAsync(
+        new byte[][] { before.get(0).getRegionName(), before.get(1).getRegionName() }, false)
+        .get();
+      List<RegionInfo> dBefore = admin.getRegions(tw.dflt);
+      admin.mergeRegionsAsync(
+        new byte[][] { dBefore.get(0).getRegionName(), dBefore.get(1).getRegionName() }, false)
+        .get();
+      waitForRegions(tw.rlsm, 2);
+      waitForRegions(tw.dflt, 2);
+      assertTrue("the merged region references both parents' files", hasReferences(tw.rlsm));
+      assertSame(tw, false);
+    } finally {
+      admin.compactionSwitch(true, List.of());
+    }
     rewriteReferences(tw);
     assertOneOwnManifest(tw.rlsm);
     assertSame(tw, true);
@@ -295,6 +240,197 @@ public class TestRlsmSplitMerge {
     waitForRegions(tw.rlsm, 1);
     assertSame(tw, false);
     rewriteReferences(tw);
+    assertSame(tw, false);
+  }
+
+  /** HBase's normalizer settings, read from a table's values (SimpleRegionNormalizer). */
+  private static final String NORMALIZER_SPLIT = "hbase.normalizer.split.enabled";
+  private static final String NORMALIZER_MERGE = "hbase.normalizer.merge.enabled";
+  private static final String NORMALIZER_MERGE_MIN_AGE =
+    "hbase.normalizer.merge.min_region_age.days";
+
+  /**
+   * Twins that HBase's normalizer may normalize ({@code NORMALIZATION_ENABLED}), by splits only
+   * ({@code split}) or merges only, so that each test sees one kind of plan; regions are old
+   * enough to merge at once (HBase's default waits 3 days).
+   */
+  private static RlsmTwinTables normalizedTwins(String name, boolean split, byte[]... splits)
+    throws IOException {
+    return RlsmTwinTables.create(util, name, splits,
+      t -> t.setNormalizationEnabled(true).setValue(NORMALIZER_SPLIT, Boolean.toString(split))
+        .setValue(NORMALIZER_MERGE, Boolean.toString(!split))
+        .setValue(NORMALIZER_MERGE_MIN_AGE, "0"),
+      b -> b.setMaxVersions(3).setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY,
+        Long.toString(1024 * 1024)),
+      F);
+  }
+
+  /**
+   * Small rows below {@code large} (the tiny regions), 900 rows of 8 KB random values from
+   * {@code large} on (about 7 MB of store files), newer versions over parts of both; flushed and
+   * major compacted, so that the store file sizes the RegionServer reports are the data's.
+   */
+  private static void loadTinyAndLarge(RlsmTwinTables tw, int large) throws IOException {
+    write(tw, 0, large, "a");
+    writeRandom(tw, large, large + 900, 8 * 1024);
+    flush(tw);
+    write(tw, 100, large + 300, "b");
+    flush(tw);
+    majorCompact(tw);
+  }
+
+  private static List<HRegion> sortedRegions(TableName tn) {
+    List<HRegion> out = new ArrayList<>(regions(tn));
+    out.sort((a, b) -> RegionInfo.COMPARATOR.compare(a.getRegionInfo(), b.getRegionInfo()));
+    return out;
+  }
+
+  /**
+   * Store file megabytes of each region of {@code tn}, in row order, as the master last heard them
+   * from the RegionServer (the region load the normalizer plans by); -1 for a region not heard of.
+   */
+  private static List<Long> reportedMb(TableName tn) throws IOException {
+    List<ServerMetrics> servers = new ArrayList<>(util.getAdmin()
+      .getClusterMetrics(EnumSet.of(Option.LIVE_SERVERS)).getLiveServerMetrics().values());
+    List<Long> out = new ArrayList<>();
+    for (HRegion r : sortedRegions(tn)) {
+      long mb = -1;
+      for (ServerMetrics s : servers) {
+        RegionMetrics m = s.getRegionMetrics().get(r.getRegionInfo().getRegionName());
+        if (m != null) {
+          mb = (long) m.getStoreFileSize().get(Size.Unit.MEGABYTE);
+        }
+      }
+      out.add(mb);
+    }
+    return out;
+  }
+
+  /**
+   * Store file megabytes of each region of {@code tn}, in row order, as its RegionServer reports
+   * them now (HBase rounds a size below 1 MB up to 1 unless it is 0).
+   */
+  private static List<Long> currentMb(TableName tn) {
+    List<Long> out = new ArrayList<>();
+    for (HRegion r : sortedRegions(tn)) {
+      long bytes = r.getStores().stream().mapToLong(HStore::getStorefilesSize).sum();
+      out.add(bytes == 0 ? 0 : Math.max(1, bytes / (1024 * 1024)));
+    }
+    return out;
+  }
+
+  /**
+   * Waits until the master heard every region's current store file size (the RegionServer reports
+   * at its own interval) and returns the sizes of the RLSM table's regions, which must be the
+   * twin's (RLSM writes about as many bytes for these values), so both see the same plans.
+   */
+  private static List<Long> awaitReportedSizes(RlsmTwinTables tw) throws Exception {
+    for (TableName tn : new TableName[] { tw.rlsm, tw.dflt }) {
+      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> reportedMb(tn).equals(currentMb(tn)));
+    }
+    List<Long> sizes = reportedMb(tw.rlsm);
+    assertEquals("the sizes the normalizer plans by", reportedMb(tw.dflt), sizes);
+    return sizes;
+  }
+
+  /**
+   * Switches the normalizer on and has it normalize both tables, with compactions switched off so
+   * that the regions it makes keep their references; waits until each table has {@code regions}
+   * regions and compares them with references.
+   */
+  private static void normalize(RlsmTwinTables tw, int regions) throws Exception {
+    Admin admin = util.getAdmin();
+    admin.compactionSwitch(false, List.of());
+    try {
+      admin.normalizerSwitch(true);
+      assertTrue("the normalizer ran", admin.normalize(
+        new NormalizeTableFilterParams.Builder().tableNames(List.of(tw.rlsm, tw.dflt)).build()));
+      waitForRegions(tw.rlsm, regions);
+      waitForRegions(tw.dflt, regions);
+      assertTrue("the normalizer's regions reference their parents' files",
+        hasReferences(tw.rlsm));
+      assertSame(tw, false);
+    } finally {
+      admin.normalizerSwitch(false);
+      admin.compactionSwitch(true, List.of());
+    }
+  }
+
+  private static List<String> startRows(TableName tn) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (RegionInfo ri : util.getAdmin().getRegions(tn)) {
+      out.add(Bytes.toStringBinary(ri.getStartKey()));
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /**
+   * Four tiny regions (HBase reports each as 1 MB: it rounds a non-empty store up) next to one of
+   * about 7 MB: the average is above 2 MB, so HBase's normalizer merges the tiny regions two by
+   * two (it grows a run of adjacent regions while the run stays within the average) and leaves the
+   * large one (splits are off for these tables).
+   */
+  @Test
+  public void normalizerMergesSmallRegions() throws Exception {
+    RlsmTwinTables tw =
+      normalizedTwins("normalizer_merge", false, row(200), row(400), row(600), row(800));
+    loadTinyAndLarge(tw, 800);
+    List<String> tiny = new ArrayList<>();
+    for (RegionInfo ri : util.getAdmin().getRegions(tw.rlsm)) {
+      if (!Bytes.equals(ri.getStartKey(), row(800))) {
+        tiny.add(ri.getEncodedName());
+      }
+    }
+    List<Long> sizes = awaitReportedSizes(tw);
+    assertEquals("tiny regions: " + sizes, List.of(1L, 1L, 1L, 1L), sizes.subList(0, 4));
+    normalize(tw, 3);
+    assertEquals("merged alike", startRows(tw.dflt), startRows(tw.rlsm));
+    assertEquals(List.of("", Bytes.toStringBinary(row(400)), Bytes.toStringBinary(row(800))),
+      startRows(tw.rlsm));
+    rewriteReferences(tw);
+    assertOneOwnManifest(tw.rlsm);
+    assertSame(tw, true);
+    util.getAdmin().runCatalogJanitor();
+    for (String parent : tiny) {
+      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> !regionDirExists(tw.rlsm, parent));
+    }
+    write(tw, 0, 1000, "c");
+    flush(tw);
+    assertSame(tw, false);
+  }
+
+  /**
+   * Two tiny regions (1 MB each as reported) next to one of about 7 MB, more than twice the
+   * average: HBase's normalizer splits the large one (merges are off for these tables), without a
+   * split row, so RLSM's store proposes the Level-1 partition boundary nearest its byte midpoint.
+   */
+  @Test
+  public void normalizerSplitsLargeRegion() throws Exception {
+    RlsmTwinTables tw = normalizedTwins("normalizer_split", true, row(200), row(400));
+    loadTinyAndLarge(tw, 400);
+    HRegion large = sortedRegions(tw.rlsm).get(2);
+    settle(large);
+    List<byte[]> lows = RlsmStoreProbe.partitionLows(large.getStore(F));
+    List<Long> sizes = awaitReportedSizes(tw);
+    assertTrue("more than twice the average: " + sizes,
+      sizes.get(2) * 3 > 2 * (sizes.get(0) + sizes.get(1) + sizes.get(2)));
+    normalize(tw, 4);
+    byte[] split = sortedRegions(tw.rlsm).get(3).getRegionInfo().getStartKey();
+    assertTrue("split at a partition boundary: " + Bytes.toStringBinary(split),
+      lows.stream().anyMatch(l -> Bytes.equals(l, split)));
+    byte[] twinSplit = sortedRegions(tw.dflt).get(3).getRegionInfo().getStartKey();
+    // across both tables' split rows, from and to each
+    tw.assertSameScan(new Scan().withStartRow(row(450)).withStopRow(row(1250)).readAllVersions());
+    for (byte[] at : new byte[][] { split, twinSplit }) {
+      tw.assertSameScan(new Scan().withStartRow(at).readAllVersions());
+      tw.assertSameScan(new Scan().withStopRow(at).setReversed(true).readAllVersions());
+    }
+    rewriteReferences(tw);
+    assertOneOwnManifest(tw.rlsm);
+    assertSame(tw, true);
+    write(tw, 0, 1300, "c");
+    flush(tw);
     assertSame(tw, false);
   }
 
