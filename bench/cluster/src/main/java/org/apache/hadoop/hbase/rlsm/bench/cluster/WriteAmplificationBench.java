@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
@@ -120,28 +121,7 @@ public final class WriteAmplificationBench {
   private static Result run(HBaseTestingUtility util, String engine, long userTarget,
     long flushSize) throws Exception {
     TableName tn = TableName.valueOf("wa_" + engine.replace('-', '_'));
-    ColumnFamilyDescriptorBuilder cf = ColumnFamilyDescriptorBuilder.newBuilder(F);
-    TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn)
-      .setMemStoreFlushSize(flushSize).setSplitEnabled(false).setMergeEnabled(false)
-      .setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName());
-    if (engine.startsWith("rlsm")) {
-      RlsmTables.configure(cf);
-      // RLSM's split policy replaces the table's and delegates to the one named here; without
-      // it the delegate is HBase's stepping policy, and once the store passes twice the flush
-      // size every flush asks for a split (which the table refuses) instead of a compaction
-      RlsmTables.splitPolicy(RlsmTables.configure(tb), DisabledRegionSplitPolicy.class.getName());
-      String[] parts = engine.split("-");
-      cf.setConfiguration(RlsmCompactionConfig.SPLIT_MODE_KEY, parts[1]);
-      if (parts.length > 2 && parts[2].equals("skiplist")) {
-        RlsmTables.useDefaultMemStore(cf);
-      }
-    } else if (engine.equals("stripe")) {
-      cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName());
-    } else if (engine.equals("default-imc")) {
-      // HBase's own answer to write amplification: in-memory compaction before the flush
-      cf.setInMemoryCompaction(MemoryCompactionPolicy.ADAPTIVE);
-    }
-    util.getAdmin().createTable(tb.setColumnFamily(cf.build()).build());
+    util.getAdmin().createTable(descriptor(tn, engine, flushSize));
     Result r = new Result();
     r.engine = engine;
     long start = System.nanoTime();
@@ -169,6 +149,35 @@ public final class WriteAmplificationBench {
     System.err.printf("%s done: %.1f MB user, %.1f MB committed%n", engine, mb(r.userBytes),
       mb(r.committedBytes));
     return r;
+  }
+
+  /**
+   * The table {@code tn} of one family {@code f} for {@code engine} (see the class comment),
+   * flushing at {@code flushSize} bytes, never split or merged.
+   */
+  static TableDescriptor descriptor(TableName tn, String engine, long flushSize) {
+    ColumnFamilyDescriptorBuilder cf = ColumnFamilyDescriptorBuilder.newBuilder(F);
+    TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn)
+      .setMemStoreFlushSize(flushSize).setSplitEnabled(false).setMergeEnabled(false)
+      .setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName());
+    if (engine.startsWith("rlsm")) {
+      RlsmTables.configure(cf);
+      // RLSM's split policy replaces the table's and delegates to the one named here; without
+      // it the delegate is HBase's stepping policy, and once the store passes twice the flush
+      // size every flush asks for a split (which the table refuses) instead of a compaction
+      RlsmTables.splitPolicy(RlsmTables.configure(tb), DisabledRegionSplitPolicy.class.getName());
+      String[] parts = engine.split("-");
+      cf.setConfiguration(RlsmCompactionConfig.SPLIT_MODE_KEY, parts[1]);
+      if (parts.length > 2 && parts[2].equals("skiplist")) {
+        RlsmTables.useDefaultMemStore(cf);
+      }
+    } else if (engine.equals("stripe")) {
+      cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName());
+    } else if (engine.equals("default-imc")) {
+      // HBase's own answer to write amplification: in-memory compaction before the flush
+      cf.setInMemoryCompaction(MemoryCompactionPolicy.ADAPTIVE);
+    }
+    return tb.setColumnFamily(cf.build()).build();
   }
 
   /**
