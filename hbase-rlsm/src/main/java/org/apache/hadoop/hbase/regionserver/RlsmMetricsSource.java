@@ -80,7 +80,10 @@ final class RlsmMetricsSource extends BaseSourceImpl {
   public void getMetrics(MetricsCollector collector, boolean all) {
     MetricsRecordBuilder record = collector.addRecord(metricsName);
     Map<String, Long> tableSums = new TreeMap<>();
-    for (RlsmStoreStats s : stores) {
+    // null only while the superclass constructor registers this source: the metrics system then
+    // asks for a first snapshot before this class's fields are set
+    Set<RlsmStoreStats> registered = stores;
+    for (RlsmStoreStats s : registered == null ? Set.<RlsmStoreStats> of() : registered) {
       String store = s.storePrefix() + "_metric_";
       String table = s.tablePrefix() + "_metric_";
       s.snapshot((name, value) -> {

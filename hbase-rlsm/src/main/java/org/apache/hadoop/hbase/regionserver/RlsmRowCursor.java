@@ -15,11 +15,11 @@ import org.apache.yetus.audience.InterfaceAudience;
  * The distinct row keys of one store file inside a closed row range, ascending, one at a time:
  * for the compaction planner's row sources and partition summaries. A v1 file walks its
  * in-memory sorted row view; any HFile (v2, bulk load) is read through HBase's pread scanner
- * without caching blocks, skipping the rest of each row by a reseek, so only the current row is
- * held. Every call consumes at least one row of the file, so a cursor always ends; and every call
- * first checks the thread's interrupt flag, so a long read (a partition summary, a planner row
- * source) gives way when HBase interrupts its compaction threads at shutdown
- * ({@code CompactSplit.join} interrupts them and waits). Not thread-safe.
+ * without caching blocks, skipping the rest of each row by a reseek, so only the current row (and
+ * the block it is in) is held. Every call consumes at least one row of the file, so a cursor
+ * always ends; and every call first checks the thread's interrupt flag, so a long read (a
+ * partition summary, a planner row source) gives way when HBase interrupts its compaction
+ * threads at shutdown ({@code CompactSplit.join} interrupts them and waits). Not thread-safe.
  */
 @InterfaceAudience.Private
 abstract class RlsmRowCursor implements Closeable {
@@ -97,9 +97,13 @@ abstract class RlsmRowCursor implements Closeable {
       // HBase's reseek leaves the scanner in place when the key does not sort after its cell; a
       // reader that did so here (a half file, a link) would return this row again for ever, so
       // step over what is left of the row: every call consumes the row it returns
-      for (Cell n = scanner.peek(); n != null && CellUtil.matchingRows(n, row); n = scanner.peek()) {
+      for (Cell n = scanner.peek(); n != null && CellUtil.matchingRows(n, row);
+        n = scanner.peek()) {
         scanner.next();
       }
+      // the row is a copy: let the scanner release the blocks it has left (a read that does not
+      // cache blocks holds pooled buffers until then, so a long cursor would hold every block)
+      scanner.shipped();
       return row;
     }
 

@@ -621,9 +621,18 @@ public class RlsmStoreFileManager implements StoreFileManager {
   @Override
   public void loadFiles(List<HStoreFile> storeFiles) throws IOException {
     state = build(storeFiles, scope);
-    if (!state.orphans.isEmpty()) {
+    List<HStoreFile> outside = new ArrayList<>();
+    List<HStoreFile> interrupted = new ArrayList<>();
+    state.orphans.forEach(f -> (f.isReference() ? outside : interrupted).add(f));
+    if (!outside.isEmpty()) {
+      // a split or merge references every file of its parents (RlsmRegionSplitPolicy)
+      LOG.info("Split or merge references {} point at parent files that no Level-1 partition "
+        + "of this region lists (rows outside the region, or the parent's leftovers); archiving "
+        + "the references, the parents' files stay", outside);
+    }
+    if (!interrupted.isEmpty()) {
       LOG.warn("Store files {} belong to no Level-1 manifest (an interrupted compaction)",
-        state.orphans);
+        interrupted);
     }
   }
 

@@ -89,4 +89,22 @@ public final class RlsmStoreProbe {
     return region.compactionsQueued.sum() == 0
       && region.getCompactionState() == CompactionState.NONE;
   }
+
+  /**
+   * Walks every row of {@code f} with the row cursor of partition summaries and planner row
+   * sources, and returns the most buffers of {@code pool} in use at once meanwhile, less those
+   * in use before.
+   */
+  public static int poolBuffersHeldByRowCursor(HStoreFile f,
+    org.apache.hadoop.hbase.io.ByteBuffAllocator pool) throws java.io.IOException {
+    // the pool counts the buffers it ever made and those handed back and free
+    int before = pool.getUsedBufferCount() - pool.getFreeBufferCount();
+    int most = 0;
+    try (RlsmRowCursor c = RlsmRowCursor.open(f, null, null)) {
+      while (c.next() != null) {
+        most = Math.max(most, pool.getUsedBufferCount() - pool.getFreeBufferCount() - before);
+      }
+    }
+    return most;
+  }
 }

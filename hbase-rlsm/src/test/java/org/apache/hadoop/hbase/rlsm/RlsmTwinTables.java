@@ -98,6 +98,11 @@ public final class RlsmTwinTables {
     return tb;
   }
 
+  /** The testing utility of the cluster holding both tables. */
+  public HBaseTestingUtility util() {
+    return util;
+  }
+
   /** Flushes both tables and runs a synchronous major compaction of each. */
   public void flushAndMajorCompact() throws IOException {
     for (TableName tn : new TableName[] { rlsm, dflt }) {
@@ -120,7 +125,10 @@ public final class RlsmTwinTables {
     for (int i = 0; i < Math.min(want.size(), got.size()); i++) {
       assertEquals(what + ": cell " + i, want.get(i), got.get(i));
     }
-    assertEquals(what + ": cell count", want.size(), got.size());
+    int n = Math.min(want.size(), got.size());
+    String first = want.size() > n ? "first missing " + want.get(n)
+      : got.size() > n ? "first extra " + got.get(n) : "";
+    assertEquals(what + ": cell count (" + first + ")", want.size(), got.size());
   }
 
   /** Every cell {@code scan} returns, as row/family:qualifier/timestamp/type=value. */

@@ -3,6 +3,7 @@ package org.apache.hadoop.hbase.rlsm.file;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -11,6 +12,10 @@ import org.apache.hadoop.fs.ChecksumException;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.CorruptHFileException;
 import org.apache.hadoop.hbase.io.hfile.HFile;
@@ -106,27 +111,71 @@ public final class V2Files {
   /**
    * Reads every cell, and then every block before the load-on-open section, of an HFile with
    * HBase's reader (block checksums verified as blocks are read, the load-on-open section at
-   * open); returns the number of cells.
+   * open); checks the recorded first and last keys against the first and last cells, and that
+   * the block index leads to the last cell (a reader skips a file by those keys, and seeks by the
+   * index); returns the number of cells.
    */
   public static long verify(FileSystem fs, Path path, Configuration conf) throws IOException {
     long length = fs.getFileStatus(path).getLen();
     long cells = 0;
+    Cell first = null;
+    Cell last = null;
     try (HFile.Reader r = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf);
       HFileScanner s = r.getScanner(conf, false, false)) {
       if (s.seekTo()) {
+        first = KeyValueUtil.copyToNewKeyValue(s.getCell());
         do {
+          last = s.getCell();
           cells++;
         } while (s.next());
+        last = KeyValueUtil.copyToNewKeyValue(last);
       }
       if (cells != r.getEntries()) {
-        throw new RlsmCorruptionException(path.toString(), length - V2FileInfo.TRAILER_BYTES, "trailer says "
-          + r.getEntries() + " cells, the data blocks hold " + cells);
+        throw new RlsmCorruptionException(path.toString(), length - V2FileInfo.TRAILER_BYTES,
+          "trailer says " + r.getEntries() + " cells, the data blocks hold " + cells);
       }
     } catch (IOException | RuntimeException e) {
       throw typedOrSame(path, length, e);
     }
     verifyBlockChecksums(fs, path, length);
+    // after the checksums, so that damaged bytes are reported where they are
+    if (first != null) {
+      try (HFile.Reader r = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf)) {
+        verifyKeys(r, conf, path.toString(), first, last);
+      } catch (RlsmCorruptionException e) {
+        throw e;
+      } catch (IOException | RuntimeException e) {
+        throw typedOrSame(path, length, e);
+      }
+    }
     return cells;
+  }
+
+  /**
+   * The recorded first key (the block index's first entry) and last key (file-info) against the
+   * cells, and a seek to the last cell through the block index. Keys only: a cell carries its
+   * sequence id, a recorded key does not. The offset named is the load-on-open section's.
+   */
+  private static void verifyKeys(HFile.Reader r, Configuration conf, String name, Cell first,
+    Cell last) throws IOException {
+    long at = r.getTrailer().getLoadOnOpenDataOffset();
+    CellComparator cmp = r.getComparator();
+    Optional<Cell> firstKey = r.getFirstKey();
+    if (!firstKey.isPresent() || cmp.compare(first, firstKey.get(), true) != 0) {
+      throw new RlsmCorruptionException(name, at, "the block index's first key is not the "
+        + "first cell's (row " + Bytes.toStringBinary(CellUtil.cloneRow(first)) + ")");
+    }
+    Optional<Cell> lastKey = r.getLastKey();
+    if (!lastKey.isPresent() || cmp.compare(last, lastKey.get(), true) != 0) {
+      throw new RlsmCorruptionException(name, at, "the file-info's last key is not the last "
+        + "cell's (row " + Bytes.toStringBinary(CellUtil.cloneRow(last)) + ")");
+    }
+    try (HFileScanner s = r.getScanner(conf, false, true)) {
+      if (s.seekTo(last) != 0) {
+        throw new RlsmCorruptionException(name, at, "the block index does not lead to the last "
+          + "cell (row " + Bytes.toStringBinary(CellUtil.cloneRow(last)) + ")");
+      }
+    }
   }
 
   /**

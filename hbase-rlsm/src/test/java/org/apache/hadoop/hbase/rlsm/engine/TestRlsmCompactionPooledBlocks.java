@@ -31,6 +31,7 @@ import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.InternalScanner;
 import org.apache.hadoop.hbase.regionserver.RlsmFiles;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
 import org.apache.hadoop.hbase.regionserver.ScanType;
 import org.apache.hadoop.hbase.regionserver.ScannerContext;
 import org.apache.hadoop.hbase.regionserver.Store;
@@ -58,6 +59,8 @@ import org.junit.experimental.categories.Category;
  * overwrites every free buffer of the pool, as any other read or RPC reusing those buffers
  * would; every segment's first and last keys (what HBase's key-range check of a scan with a start
  * row reads) must still be the first and last cells in the file, and ranged scans see every row.
+ * The row cursor of partition summaries and planner row sources, which also reads blocks into the
+ * pool, holds a few of them at a time, not the whole file (counted in pool buffers in use).
  */
 @Category({ MediumTests.class, RegionServerTests.class })
 public class TestRlsmCompactionPooledBlocks {
@@ -147,6 +150,7 @@ public class TestRlsmCompactionPooledBlocks {
       }
     }
     assertTrue("segments: " + segments, segments > 0);
+    assertRowCursorHoldsFewBlocks(region);
     try (Table t = util.getConnection().getTable(tn)) {
       for (int from : new int[] { 0, 700, 1500, 2900 }) {
         int to = Math.min(ROWS, from + 600);
@@ -155,6 +159,27 @@ public class TestRlsmCompactionPooledBlocks {
         assertEquals("rows [" + from + ", " + to + ")", to - from, got.size());
       }
     }
+  }
+
+  /**
+   * The row cursor (partition summaries, planner row sources) reads without caching blocks, so
+   * into pooled buffers; it must let go of each block it has left, not hold the whole file.
+   */
+  private static void assertRowCursorHoldsFewBlocks(HRegion region) throws IOException {
+    HStore store = region.getStore(F);
+    ByteBuffAllocator pool = store.getCacheConfig().getByteBuffAllocator();
+    HStoreFile largest = null;
+    for (HStoreFile f : store.getStorefiles()) {
+      if (RlsmFiles.role(f) == FileRole.SEGMENT
+        && (largest == null || f.getReader().length() > largest.getReader().length())) {
+        largest = f;
+      }
+    }
+    long blocks = largest.getReader().length() / store.getColumnFamilyDescriptor().getBlocksize();
+    assertTrue("a segment of several blocks: " + blocks, blocks >= 8);
+    int held = RlsmStoreProbe.poolBuffersHeldByRowCursor(largest, pool);
+    assertTrue("pool buffers held by the row cursor over " + blocks + " blocks: " + held,
+      held <= 4);
   }
 
   /** The file's recorded first and last keys against its first and last cells. */

@@ -1,6 +1,14 @@
 package org.apache.hadoop.hbase.rlsm.engine;
 
 import static org.apache.hadoop.hbase.rlsm.RlsmTestRows.row;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.F;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.Q;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.assertSame;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.flush;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.majorCompact;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.rewriteReferences;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.settle;
+import static org.apache.hadoop.hbase.rlsm.engine.TwinSplits.write;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -17,13 +25,11 @@ import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
@@ -35,7 +41,6 @@ import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
-import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
@@ -64,100 +69,21 @@ public class TestRlsmSplitMerge {
     new RlsmMiniClusterRule(1, RlsmTestCluster::completeRlsmDescriptors);
   private static final HBaseTestingUtility util = CLUSTER.util();
 
-  private static final byte[] F = Bytes.toBytes("f");
-  private static final byte[] Q = Bytes.toBytes("q");
-  private static final byte[] Q2 = Bytes.toBytes("q2");
-
   /** Small partitions (RLSM side), so that Level-1 has several and splits at their bounds. */
   private static RlsmTwinTables twins(String name, byte[]... splits) throws IOException {
-    return RlsmTwinTables.createPreSplit(util, name, b -> b.setMaxVersions(3)
-      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(16 * 1024)), splits,
-      F);
-  }
-
-  /** Runs the compactions the RLSM store asks for (partition splits among them). */
-  private static void settle(HRegion r) throws IOException {
-    for (int i = 0; i < 20 && r.getStore(F).needsCompaction(); i++) {
-      r.compact(false);
-    }
-  }
-
-  /** Timestamps of the writes: the same cell in both tables, whenever each table gets it. */
-  private static long clock = 1_000_000;
-
-  /** Puts rows {@code [from, to)} (two columns, value tagged) and deletes every 11th row. */
-  private static void write(RlsmTwinTables tw, int from, int to, String tag) throws IOException {
-    long ts = ++clock;
-    for (TableName tn : new TableName[] { tw.rlsm, tw.dflt }) {
-      try (Table t = util.getConnection().getTable(tn)) {
-        List<Put> puts = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-          puts.add(new Put(row(i), ts).addColumn(F, Q, Bytes.toBytes(tag + i))
-            .addColumn(F, Q2, Bytes.toBytes(tag)));
-        }
-        t.put(puts);
-        for (int i = from; i < to; i += 11) {
-          t.delete(new Delete(row(i)).addColumns(F, Q2, ts));
-        }
-      }
-    }
-  }
-
-  private static void flush(RlsmTwinTables tw) throws IOException {
-    util.flush(tw.rlsm);
-    util.flush(tw.dflt);
-  }
-
-  private static void majorCompact(RlsmTwinTables tw) throws IOException {
-    util.compact(tw.rlsm, true);
-    util.compact(tw.dflt, true);
-  }
-
-  /**
-   * Every version, forwards and reversed (also over regions still holding references), and
-   * (when both were just major compacted, so no region holds references) every raw cell, alike.
-   */
-  private static void assertSame(RlsmTwinTables tw, boolean raw) throws IOException {
-    tw.assertSameScan(new Scan().readAllVersions());
-    tw.assertSameScan(new Scan().withStartRow(row(100)).withStopRow(row(700)).readAllVersions());
-    tw.assertSameScan(new Scan().setReversed(true).readAllVersions());
-    if (raw) {
-      tw.assertSameScan(new Scan().setRaw(true).readAllVersions());
-    }
+    return TwinSplits.twins(util, name, splits);
   }
 
   private static List<HRegion> regions(TableName tn) {
-    return util.getHBaseCluster().getRegions(tn);
+    return TwinSplits.regions(util, tn);
   }
 
   private static void waitForRegions(TableName tn, int n) throws Exception {
-    util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> regions(tn).size() == n
-      && util.getAdmin().getRegions(tn).size() == n);
-    util.waitUntilNoRegionsInTransition(RlsmTestCluster.HANG_GUARD_MS);
+    TwinSplits.waitForRegions(util, tn, n);
   }
 
   private static boolean hasReferences(TableName tn) {
-    return regions(tn).stream().anyMatch(HRegion::hasReferences);
-  }
-
-  /**
-   * Rewrites references (synchronous compactions) and archives what they replaced. A region
-   * opened with references queues a compaction of its own at once; while that one holds the
-   * store's files a requested compaction selects nothing, so this repeats until no region holds
-   * references (bounded only by the hang guard).
-   */
-  private static void rewriteReferences(RlsmTwinTables tw) throws Exception {
-    for (TableName tn : new TableName[] { tw.rlsm, tw.dflt }) {
-      util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
-        util.compact(tn, true);
-        for (HRegion r : regions(tn)) {
-          for (HStore s : r.getStores()) {
-            s.closeAndArchiveCompactedFiles();
-          }
-        }
-        return !hasReferences(tn);
-      });
-    }
+    return TwinSplits.hasReferences(util, tn);
   }
 
   private static boolean regionDirExists(TableName tn, String encoded) throws IOException {
