@@ -21,7 +21,9 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Durability;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
@@ -119,34 +121,12 @@ public final class WriteAmplificationBench {
   private static Result run(HBaseTestingUtility util, String engine, long userTarget,
     long flushSize) throws Exception {
     TableName tn = TableName.valueOf("wa_" + engine.replace('-', '_'));
-    ColumnFamilyDescriptorBuilder cf = ColumnFamilyDescriptorBuilder.newBuilder(F);
-    TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn)
-      .setMemStoreFlushSize(flushSize).setSplitEnabled(false).setMergeEnabled(false)
-      .setRegionSplitPolicyClassName(
-        org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy.class.getName());
-    if (engine.startsWith("rlsm")) {
-      RlsmTables.configure(cf);
-      RlsmTables.configure(tb);
-      String[] parts = engine.split("-");
-      cf.setConfiguration(RlsmCompactionConfig.SPLIT_MODE_KEY, parts[1]);
-      if (parts.length > 2 && parts[2].equals("skiplist")) {
-        RlsmTables.useDefaultMemStore(cf);
-      }
-    } else if (engine.equals("stripe")) {
-      cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName());
-    } else if (engine.equals("default-imc")) {
-      // HBase's own answer to write amplification: in-memory compaction before the flush
-      cf.setInMemoryCompaction(MemoryCompactionPolicy.ADAPTIVE);
-    }
-    util.getAdmin().createTable(tb.setColumnFamily(cf.build()).build());
+    util.getAdmin().createTable(descriptor(tn, engine, flushSize));
     Result r = new Result();
     r.engine = engine;
     long start = System.nanoTime();
     r.userBytes = load(util, tn, engine, userTarget);
-    // the region's own flush, which waits for one in progress: HBase 2.6's flush procedure
-    // (Admin.flush) retries with growing pauses while a memstore flush runs, minutes on a loaded
-    // machine
-    util.flush(tn);
+    flushAll(util, tn);
     r.loadSeconds = (System.nanoTime() - start) / 1e9;
     long settleStart = System.nanoTime();
     settle(util, tn);
@@ -169,6 +149,35 @@ public final class WriteAmplificationBench {
     System.err.printf("%s done: %.1f MB user, %.1f MB committed%n", engine, mb(r.userBytes),
       mb(r.committedBytes));
     return r;
+  }
+
+  /**
+   * The table {@code tn} of one family {@code f} for {@code engine} (see the class comment),
+   * flushing at {@code flushSize} bytes, never split or merged.
+   */
+  static TableDescriptor descriptor(TableName tn, String engine, long flushSize) {
+    ColumnFamilyDescriptorBuilder cf = ColumnFamilyDescriptorBuilder.newBuilder(F);
+    TableDescriptorBuilder tb = TableDescriptorBuilder.newBuilder(tn)
+      .setMemStoreFlushSize(flushSize).setSplitEnabled(false).setMergeEnabled(false)
+      .setRegionSplitPolicyClassName(DisabledRegionSplitPolicy.class.getName());
+    if (engine.startsWith("rlsm")) {
+      RlsmTables.configure(cf);
+      // RLSM's split policy replaces the table's and delegates to the one named here; without
+      // it the delegate is HBase's stepping policy, and once the store passes twice the flush
+      // size every flush asks for a split (which the table refuses) instead of a compaction
+      RlsmTables.splitPolicy(RlsmTables.configure(tb), DisabledRegionSplitPolicy.class.getName());
+      String[] parts = engine.split("-");
+      cf.setConfiguration(RlsmCompactionConfig.SPLIT_MODE_KEY, parts[1]);
+      if (parts.length > 2 && parts[2].equals("skiplist")) {
+        RlsmTables.useDefaultMemStore(cf);
+      }
+    } else if (engine.equals("stripe")) {
+      cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName());
+    } else if (engine.equals("default-imc")) {
+      // HBase's own answer to write amplification: in-memory compaction before the flush
+      cf.setInMemoryCompaction(MemoryCompactionPolicy.ADAPTIVE);
+    }
+    return tb.setColumnFamily(cf.build()).build();
   }
 
   /**
@@ -209,24 +218,61 @@ public final class WriteAmplificationBench {
   }
 
   /**
-   * Requests compactions until no region of {@code tn} wants one and none is running (a bounded
-   * poll: a benchmark's settling, not a test's synchronisation).
+   * Flushes every region of {@code tn} until its memstore is empty, with the regions' own flush:
+   * HBase 2.6's flush procedure (Admin.flush) retries with growing pauses while a memstore flush
+   * runs, minutes on a loaded machine, and a region's flush returns without flushing while
+   * another one runs (which holds only the memstore's snapshot from its start), so it is asked
+   * again once that one ended. Nothing writes to the table meanwhile, so this ends.
+   */
+  static void flushAll(HBaseTestingUtility util, TableName tn) throws IOException {
+    for (HRegion region : util.getHBaseCluster().getRegions(tn)) {
+      while (region.getMemStoreDataSize() > 0) {
+        region.waitForFlushes();
+        region.flush(true);
+      }
+    }
+  }
+
+  /**
+   * Requests compactions until {@link #settled} (a bounded poll: a benchmark's settling, not a
+   * test's synchronisation).
    */
   static void settle(HBaseTestingUtility util, TableName tn) throws Exception {
-    for (int i = 0; i < 500; i++) {
-      boolean idle = util.getAdmin().getCompactionState(tn) == CompactionState.NONE;
-      boolean wanted = false;
-      for (HRegion region : util.getHBaseCluster().getRegions(tn)) {
-        wanted |= region.getStore(F).needsCompaction();
-      }
-      if (idle && !wanted) {
-        return;
-      }
-      if (idle) {
+    for (int i = 0; i < 500 && !settled(util, tn); i++) {
+      if (idle(util, tn)) {
         util.getAdmin().compact(tn);
       }
       Thread.sleep(1000);
     }
+  }
+
+  /**
+   * Whether no region of {@code tn} has compaction work in its store's layout and none has a
+   * compaction selected or running. The work is asked of the store engine with no file counted
+   * as compacting: {@code Store.needsCompaction()} answers false while a compaction is selected,
+   * and waits for a selection in progress (HBase selects under the store's compacting-files
+   * lock, and RLSM's planner reads the row keys of every Level-0 victim there, tens of seconds
+   * on a loaded machine); read after the compaction state, it made such a selection look like a
+   * settled store. A layout keeps its work until the compaction commits, and HBase commits
+   * before it ends the request, so the two reads leave no gap.
+   */
+  static boolean settled(HBaseTestingUtility util, TableName tn) {
+    for (HRegion region : util.getHBaseCluster().getRegions(tn)) {
+      if (region.getCompactionState() != CompactionState.NONE
+        || region.getStore(F).getStoreEngine().needsCompaction(List.of())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean idle(HBaseTestingUtility util, TableName tn) {
+    for (HRegion region : util.getHBaseCluster().getRegions(tn)) {
+      if (region.getCompactionState() != CompactionState.NONE) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Bytes of the regular files directly in {@code dir}. */
