@@ -118,7 +118,10 @@ public class RlsmStoreFileReader extends StoreFileReader {
     return Optional.ofNullable(file.lastRow());
   }
 
-  /** Hash-ordered files have no cheap middle key; RLSM regions do not split yet. */
+  /**
+   * Hash-ordered (format v1) files have no cheap middle key; a store holding one offers no split
+   * point until a compaction rewrites it ({@link RlsmStoreFileManager#getSplitPoint}).
+   */
   @Override
   public Optional<Cell> midKey() {
     return Optional.empty();

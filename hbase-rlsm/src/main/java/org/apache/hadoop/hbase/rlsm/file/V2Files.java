@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.CorruptHFileException;
@@ -170,8 +171,12 @@ public final class V2Files {
       throw new RlsmCorruptionException(name, at, "the file-info's last key is not the last "
         + "cell's (row " + Bytes.toStringBinary(CellUtil.cloneRow(last)) + ")");
     }
+    // the block index compares sequence ids too (a newer cell sorts first), and its keys have
+    // none: seek by the last cell's key alone
+    KeyValue probe = KeyValueUtil.copyToNewKeyValue(last);
+    probe.setSequenceId(0);
     try (HFileScanner s = r.getScanner(conf, false, true)) {
-      if (s.seekTo(last) != 0) {
+      if (s.seekTo(probe) != 0) {
         throw new RlsmCorruptionException(name, at, "the block index does not lead to the last "
           + "cell (row " + Bytes.toStringBinary(CellUtil.cloneRow(last)) + ")");
       }

@@ -115,7 +115,7 @@ final class TwinSplits {
     return util.getHBaseCluster().getRegions(tn);
   }
 
-  /** Waits until {@code tn} has {@code n} open regions, listed in hbase:meta, none in transition. */
+  /** Waits until {@code tn} has {@code n} open regions, in hbase:meta, none in transition. */
   static void waitForRegions(HBaseTestingUtility util, TableName tn, int n) throws Exception {
     util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> regions(util, tn).size() == n
       && util.getAdmin().getRegions(tn).size() == n);

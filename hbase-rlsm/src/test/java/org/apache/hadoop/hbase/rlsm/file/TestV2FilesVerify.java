@@ -79,6 +79,26 @@ public class TestV2FilesVerify {
     assertEquals(CELLS, V2Files.verify(FileSystem.getLocal(conf), p, conf));
   }
 
+  /**
+   * A flush of one family delete: its one cell, with a sequence id, is the first key of the
+   * block index, whose keys have none (and the index compares sequence ids: a newer cell sorts
+   * first).
+   */
+  @Test
+  public void aFileOfOneDeleteMarkerWithASequenceIdVerifies() throws IOException {
+    Configuration conf = UTIL.getConfiguration();
+    FileSystem fs = FileSystem.getLocal(conf);
+    Path p = new Path(UTIL.getDataTestDir(), "flushed");
+    try (HFile.Writer w = HFile.getWriterFactory(conf, CacheConfig.DISABLED).withPath(fs, p)
+      .withFileContext(new HFileContextBuilder().withIncludesMvcc(true).build()).create()) {
+      KeyValue marker =
+        new KeyValue(RlsmTestRows.row(5), F, null, 5L, KeyValue.Type.DeleteFamily);
+      marker.setSequenceId(1111);
+      w.append(marker);
+    }
+    assertEquals(1, V2Files.verify(fs, p, conf));
+  }
+
   @Test
   public void keysFromAnOverwrittenBufferAreFound() throws IOException {
     Configuration conf = UTIL.getConfiguration();
