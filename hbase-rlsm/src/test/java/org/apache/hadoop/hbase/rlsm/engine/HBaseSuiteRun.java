@@ -36,6 +36,10 @@ public final class HBaseSuiteRun {
       throw new IllegalStateException("the " + args[0] + " run's store engine is " + engine);
     }
     Result r = JUnitCore.runClasses(Class.forName(args[1]));
+    for (Failure f : r.getFailures()) {
+      // into the run's log (standard output), where the outcome file keeps only a summary
+      System.out.println("FAILURE " + f.getTestHeader() + "\n" + f.getTrace());
+    }
     Files.write(Paths.get(args[2]), outcome(r).getBytes(StandardCharsets.UTF_8));
     System.exit(0);
   }
