@@ -37,7 +37,7 @@ public final class ChildJvm {
       .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
   }
 
-  /** The JDK module flags ({@code --add-opens}, {@code --add-exports}) this JVM was started with. */
+  /** The JDK module flags ({@code --add-opens}, {@code --add-exports}) of this JVM. */
   public static List<String> moduleFlags() {
     List<String> flags = new ArrayList<>();
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {

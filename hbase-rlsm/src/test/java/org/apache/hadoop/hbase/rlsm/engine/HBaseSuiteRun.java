@@ -13,9 +13,10 @@ import org.junit.runner.notification.Failure;
 
 /**
  * One run of one of HBase's test classes on one engine, in a JVM of its own
- * ({@link HBaseSuiteComparison} starts it): {@code rlsm-everywhere-site.xml} is added as a Hadoop
- * default resource only in the RLSM run, and stays added for the life of the JVM, which is why
- * each run gets a fresh one. Arguments: {@code default} or {@code rlsm}, the class's name, the
+ * ({@link HBaseSuiteComparison} starts it): {@code hbase-suites-site.xml} (what HBase's own test
+ * build configures for these classes) is added as a Hadoop default resource in every run,
+ * {@code rlsm-everywhere-site.xml} only in the RLSM run; a default resource stays added for the
+ * life of the JVM, which is why each run gets a fresh one. Arguments: {@code default} or {@code rlsm}, the class's name, the
  * file the outcome is written to (first line {@code passed} or {@code failed}, then a summary).
  * Exits explicitly: HBase's classes can leave non-daemon threads behind.
  */
@@ -28,6 +29,7 @@ public final class HBaseSuiteRun {
 
   public static void main(String[] args) throws Exception {
     boolean rlsm = RLSM.equals(args[0]);
+    Configuration.addDefaultResource("hbase-suites-site.xml");
     if (rlsm) {
       Configuration.addDefaultResource("rlsm-everywhere-site.xml");
     }

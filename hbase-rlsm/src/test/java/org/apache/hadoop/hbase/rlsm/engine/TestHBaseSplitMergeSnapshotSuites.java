@@ -55,7 +55,8 @@ public class TestHBaseSplitMergeSnapshotSuites {
    * The CI-size subset run when {@code rlsm.hbase.splitSuites} is unset: short classes that pass
    * on both engines (docs/testing.md gives their durations).
    */
-  static final String[] DEFAULTS = { "TestDirectStoreSplitsMerges" };
+  static final String[] DEFAULTS = { "TestDirectStoreSplitsMerges",
+    "TestMergesSplitsAddToTracker", "TestEndToEndSplitTransaction" };
 
   @Test
   public void splitMergeSnapshotTestsPassOnRlsmWhereTheyPassOnDefault() throws Exception {
