@@ -55,10 +55,11 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * reference or link, the reference or link file in this region's directory, never the file it
  * points to); a snapshot clone or restore is a store of links, resolved the same way).</li>
  * </ul>
- * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
- * a Scan reads Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
- * its rows, each opened only when the scan reaches it. Level-1 segments are read as
- * {@link RlsmSegmentView}s restricted to the range of the partition listing them.
+ * A read gets Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
+ * its rows (for a Get, the one whose range holds the row), each opened only when the read
+ * reaches it, with scanners only on the segments HBase's per-file checks accept; a segment with
+ * rows outside its partition is read restricted to the partition's range
+ * ({@link RlsmSegmentView}).
  *
  * <p><b>Locking.</b> This class takes no lock of its own; it relies on HBase's store lock
  * ({@code StoreEngine.readLock()/writeLock()}):
