@@ -1,7 +1,8 @@
 /* test_durability -- hflush against hsync (fsync), and the group commit (docs/ulfs.md
  * "Durability").
  *  - hflush makes appended data visible to a second descriptor at once, and needs no device
- *    flush (the counters say so);
+ *    flush (the counters say so); its journal record is an inode record of one block for an
+ *    append that fits one (the inode's slot and the appended bytes, not whole block images);
  *  - the death of the process: the memory device stops applying writes after the k-th one
  *    (what a process killed at that instant leaves in the kernel), for every k over a run of
  *    appends each followed by hflush. After remount fsck is clean and the file holds at least
@@ -60,6 +61,7 @@ static void test_visible_without_flush(void) {
     ulfs_counters after = counters(fs);
     CHECK(after.dev_flushes == before.dev_flushes);       /* no device flush on its path */
     CHECK(after.journal_commits == before.journal_commits + 1); /* one record */
+    CHECK(after.journal_blocks == before.journal_blocks + 1);   /* of one block */
     uint8_t buf[CHUNK];
     CHECK_RC(ulfs_pread(fs, r, buf, CHUNK, (uint64_t)i * CHUNK), CHUNK);
     for (int k = 0; k < CHUNK; k++) CHECK(buf[k] == t_byte(1, (uint64_t)i * CHUNK + k));
