@@ -336,6 +336,7 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
       for (uint64_t k = i; k < i + len; k++) cache_set_dirty(&fs->cache, v[k], ip, false);
       atomic_fetch_add(&fs->c_writebacks, len);
       fs->data_unflushed = true;
+      fs->unflushed_gen++;
     }
     i += len;
   }
@@ -770,11 +771,10 @@ static void flush_all(ulfs *fs) {
     }
   }
   if (nb && !fs->broken) commit(fs, batch, nb);
-  /* hflushed records become durable within one interval, as with ext4's commit interval */
+  /* hflushed records become durable within one interval, as with ext4's commit interval;
+   * hflushes, reads and writes go on during the device flush */
   if (!fs->broken && (fs->journal_unflushed || fs->pend.n)) {
-    txn none;
-    txn_init(&none);
-    int rc = journal_commit(fs, &none, JC_FLUSH);
+    int rc = journal_harden(fs);
     if (rc) mark_broken(fs, rc);
   }
 }
@@ -1278,6 +1278,7 @@ static int fallocate_locked(ulfs *fs, int fd, int mode, uint64_t off, uint64_t l
       return rc;
     }
     fs->data_unflushed = true;
+    fs->unflushed_gen++;
     l += (uint64_t)got;
   }
   if (!(mode & FALLOC_FL_KEEP_SIZE) && off + len > ip->size) ip->size = off + len;

@@ -331,6 +331,7 @@ typedef struct pf_req { uint64_t ino, idx, n; } pf_req;
 typedef struct txn_blk {
   uint64_t blk;
   uint8_t *img;
+  uint64_t seq; /* in fs->pend: the sequence number of the record that logged img */
   uint16_t lo, hi;
   bool zero_tail;
 } txn_blk;
@@ -364,6 +365,9 @@ struct ulfs {
   uint64_t jpos, jseq; /* next journal block index and sequence number */
   bool data_unflushed; /* data writes issued since the last device flush */
   bool journal_unflushed; /* journal records written since the last device flush */
+  /* Counts the writes that set data_unflushed or journal_unflushed: a flush made with fs->lock
+   * released (journal_harden) clears them only if none came meanwhile. */
+  uint64_t unflushed_gen;
   txn pend;             /* metadata images of unflushed records, checkpointed after a flush */
   /* Group commit (fs.c sync_group): one thread at a time writes the journal (jbusy); syncs
    * queue their inodes on syncq and wait on jcv until sync_done reaches their ticket. */
@@ -420,6 +424,10 @@ txn_blk *txn_entry(txn *t, uint64_t blk);  /* the same, as the entry (a new one 
  * storage, and its metadata images wait in fs->pend for the next flush. REQUIRES: fs->lock
  * held, no other journal writer (fs->jbusy clear, or set by the caller for JC_UNLOCK). */
 int journal_commit(ulfs *fs, txn *t, unsigned flags);
+/* Makes every journal record and data write issued so far durable (one device flush, with
+ * fs->lock released around it) and checkpoints the images that waited for it. Writers go on
+ * meanwhile: what they write stays pending for the next flush. REQUIRES: fs->lock held. */
+int journal_harden(ulfs *fs);
 /* Replays committed transactions from sb->journal_head; returns count or negative errno. On
  * return end_pos and end_seq are where the next transaction goes. */
 int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *end_pos,

@@ -288,16 +288,47 @@ static uint8_t *encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t
   return buf;
 }
 
-/* Keeps the metadata images of an unflushed commit for the checkpoint after the next flush; a
- * later image of the same block replaces an earlier one. */
-static int pend_add(ulfs *fs, const txn *t) {
+/* Keeps the metadata images of an unflushed commit (record seq) for the checkpoint after the
+ * next flush; a later image of the same block replaces an earlier one. */
+static int pend_add(ulfs *fs, const txn *t, uint64_t seq) {
   for (uint32_t i = 0; i < t->n; i++) {
     if (t->b[i].blk & JDATA) continue;
-    uint8_t *img = txn_block(&fs->pend, t->b[i].blk);
-    if (!img) return -ENOMEM;
-    memcpy(img, t->b[i].img, BS);
+    txn_blk *e = txn_entry(&fs->pend, t->b[i].blk);
+    if (!e) return -ENOMEM;
+    memcpy(e->img, t->b[i].img, BS);
+    e->seq = seq;
   }
   return 0;
+}
+
+int journal_harden(ulfs *fs) {
+  if (!fs->journal_unflushed && !fs->data_unflushed && fs->pend.n == 0) return 0;
+  /* Records before `upto` and writes before `gen` were issued before the flush starts. A
+   * flush or wrap of another writer meanwhile may checkpoint fs->pend itself (emptying it). */
+  uint64_t upto = fs->jseq, gen = fs->unflushed_gen;
+  pthread_mutex_unlock(&fs->lock);
+  int rc = ulfs_dev_flush(fs->dev);
+  pthread_mutex_lock(&fs->lock);
+  if (rc) return rc;
+  if (fs->unflushed_gen == gen) fs->data_unflushed = fs->journal_unflushed = false;
+  /* Home blocks get only images whose record is durable now; an image replaced by a later
+   * record's (seq >= upto) waits for the next flush, and its record stays in the journal. */
+  uint32_t keep = 0;
+  for (uint32_t i = 0; i < fs->pend.n; i++) {
+    txn_blk *e = &fs->pend.b[i];
+    if (e->seq >= upto) {
+      fs->pend.b[keep++] = *e;
+      continue;
+    }
+    if (rc == 0) rc = ulfs_dev_write(fs->dev, e->img, e->blk * BS, BS);
+    if (rc) {
+      fs->pend.b[keep++] = *e; /* not home: stays pending */
+      continue;
+    }
+    free(e->img);
+  }
+  fs->pend.n = keep;
+  return rc;
 }
 
 /* Device I/O of a commit, with fs->lock released when `unlock` (the caller holds fs->jbusy, so
@@ -352,7 +383,8 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
   if (rc) return rc;
   if (!durable) {
     fs->journal_unflushed = true;
-    return pend_add(fs, t);
+    fs->unflushed_gen++;
+    return pend_add(fs, t, fs->jseq - 1);
   }
   fs->journal_unflushed = false;
   return checkpoint(fs, t);
