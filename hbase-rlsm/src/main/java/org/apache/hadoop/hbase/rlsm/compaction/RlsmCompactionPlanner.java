@@ -19,9 +19,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * costs the same whatever the rows. In order of priority: a user major compaction; a range-append
  * when Level-0 has reached the trigger; a split of a partition above the split size; a chain
  * clean-up of a partition with too many segments or too much superseded data; a merge of two
- * small neighbours. A family that is
- * leaving RLSM ({@code hbase.rlsm.leave}) gets only whole-store rewrites into one plain HFile,
- * whenever a major compaction is requested, Level-1 is not empty or Level-0 reaches the trigger.
+ * small neighbours. A family that is leaving RLSM ({@code hbase.rlsm.leave}) gets only
+ * whole-store rewrites into one plain HFile, whenever a major compaction is requested, Level-1 is
+ * not empty or Level-0 reaches the trigger.
  *
  * <p>Invariant: no plan leaves a partition with more than {@code maxSegments} segments. A
  * range-append that would push a partition past the bound rewrites that partition with its new
