@@ -334,6 +334,18 @@ rlsm_is_alive() {
   [ "$state" != "Z" ] && [ "$state" != "X" ]
 }
 
+# rlsm_poll SECONDS COMMAND...: runs COMMAND every 0.2 s until it succeeds (0) or SECONDS have
+# passed (1, after one last try). A bounded wait for a condition another process brings about.
+rlsm_poll() {
+  local secs="$1" i
+  shift
+  for ((i = 0; i < secs * 5; i++)); do
+    "$@" && return 0
+    sleep 0.2
+  done
+  "$@"
+}
+
 # rlsm_cluster_bench HEAP FILTER CLASS ARGS...: runs the mini-cluster benchmark CLASS (simple name,
 # package org.apache.hadoop.hbase.rlsm.bench.cluster in bench/cluster) with heap HEAP, the test
 # log4j settings and the native library, passing only stderr lines that match the extended regex

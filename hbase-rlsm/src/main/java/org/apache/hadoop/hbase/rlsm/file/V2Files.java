@@ -120,16 +120,17 @@ public final class V2Files {
     long length = fs.getFileStatus(path).getLen();
     long cells = 0;
     Cell first = null;
-    Cell last = null;
+    KeyValue last = null;
     try (HFile.Reader r = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf);
       HFileScanner s = r.getScanner(conf, false, false)) {
       if (s.seekTo()) {
         first = KeyValueUtil.copyToNewKeyValue(s.getCell());
+        Cell cell;
         do {
-          last = s.getCell();
+          cell = s.getCell();
           cells++;
         } while (s.next());
-        last = KeyValueUtil.copyToNewKeyValue(last);
+        last = KeyValueUtil.copyToNewKeyValue(cell);
       }
       if (cells != r.getEntries()) {
         throw new RlsmCorruptionException(path.toString(), length - V2FileInfo.TRAILER_BYTES,
@@ -158,7 +159,7 @@ public final class V2Files {
    * sequence id, a recorded key does not. The offset named is the load-on-open section's.
    */
   private static void verifyKeys(HFile.Reader r, Configuration conf, String name, Cell first,
-    Cell last) throws IOException {
+    KeyValue last) throws IOException {
     long at = r.getTrailer().getLoadOnOpenDataOffset();
     CellComparator cmp = r.getComparator();
     Optional<Cell> firstKey = r.getFirstKey();
@@ -172,11 +173,10 @@ public final class V2Files {
         + "cell's (row " + Bytes.toStringBinary(CellUtil.cloneRow(last)) + ")");
     }
     // the block index compares sequence ids too (a newer cell sorts first), and its keys have
-    // none: seek by the last cell's key alone
-    KeyValue probe = KeyValueUtil.copyToNewKeyValue(last);
-    probe.setSequenceId(0);
+    // none: seek by the last cell's key alone (last is the caller's copy, done with after this)
+    last.setSequenceId(0);
     try (HFileScanner s = r.getScanner(conf, false, true)) {
-      if (s.seekTo(probe) != 0) {
+      if (s.seekTo(last) != 0) {
         throw new RlsmCorruptionException(name, at, "the block index does not lead to the last "
           + "cell (row " + Bytes.toStringBinary(CellUtil.cloneRow(last)) + ")");
       }
