@@ -135,6 +135,8 @@ void cache_set_dirty(cache *c, page *pg, inode_m *ip, bool dirty) {
   if (dirty) {
     c->dirty++;
     ip->ndirty++;
+    pg->dlo = 0; /* changed whole, unless the writer narrows it (do_pwrite) */
+    pg->dhi = BS;
     pg->dirtied_ns = ulfs_now_ns();
   } else {
     c->dirty--;

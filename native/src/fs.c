@@ -263,12 +263,24 @@ static int write_pages(ulfs *fs, page **pg, uint64_t n, uint64_t pblk, bool cach
   return wr(fs->dev, fs->bounce, pblk * BS, n * BS);
 }
 
-/* Adds the images of n written pages at pblk to log as data images. */
-static int log_pages(txn *log, page **pg, uint64_t n, uint64_t pblk) {
+/* Adds the images of n pages of ip written at pblk to log as data images, with the bytes an
+ * inode record must carry (journal.c J6): the page's changes, from its start when the block
+ * was just allocated (`fresh`: the home block holds none of the page), and up to the end of
+ * the file on its last page, past which the block is zero (P1). */
+static int log_pages(txn *log, const inode_m *ip, page **pg, uint64_t n, uint64_t pblk,
+                     bool fresh) {
   for (uint64_t k = 0; k < n; k++) {
-    uint8_t *img = txn_block(log, (pblk + k) | JDATA);
-    if (!img) return -ENOMEM;
-    memcpy(img, pg[k]->data, BS);
+    txn_blk *e = txn_entry(log, (pblk + k) | JDATA);
+    if (!e) return -ENOMEM;
+    memcpy(e->img, pg[k]->data, BS);
+    uint64_t start = pg[k]->idx * BS;
+    e->lo = fresh ? 0 : pg[k]->dlo;
+    e->hi = pg[k]->dhi;
+    if (ip->size < start + BS) { /* the file's last page */
+      e->hi = ip->size > start ? (uint16_t)(ip->size - start) : 0;
+      e->zero_tail = true;
+    }
+    if (e->lo > e->hi) e->lo = e->hi;
   }
   return 0;
 }
@@ -278,7 +290,9 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
   page **v = malloc(ip->ndirty * sizeof *v);
   if (!v) return -ENOMEM;
   uint64_t n = 0;
-  for (page *pg = ip->pages; pg; pg = pg->inext)
+  /* New pages go to the head of ip->pages, so an append's dirty pages are found first; the
+   * walk stops at the last dirty page instead of visiting every cached page of the file. */
+  for (page *pg = ip->pages; pg && n < ip->ndirty; pg = pg->inext)
     if (pg->dirty) v[n++] = pg;
   qsort(v, n, sizeof *v, cmp_page_idx);
   int first_err = 0;
@@ -291,6 +305,7 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
     uint64_t p = ext_map(ip, v[i]->idx, &contig);
     uint64_t len = j - i < contig ? j - i : contig;
     int rc;
+    bool fresh = !p;
     if (p) {
       rc = write_pages(fs, v + i, len, p, log != NULL);
     } else {
@@ -311,7 +326,7 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
         else ip->meta_dirty = true;
       }
     }
-    if (rc == 0 && log) rc = log_pages(log, v + i, len, p);
+    if (rc == 0 && log) rc = log_pages(log, ip, v + i, len, p, fresh);
     if (!log) ip->wb_unlogged = true;
     if (rc) {
       atomic_fetch_add(&fs->c_wb_errors, len);
@@ -321,6 +336,7 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
       for (uint64_t k = i; k < i + len; k++) cache_set_dirty(&fs->cache, v[k], ip, false);
       atomic_fetch_add(&fs->c_writebacks, len);
       fs->data_unflushed = true;
+      fs->unflushed_gen++;
     }
     i += len;
   }
@@ -553,9 +569,11 @@ static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64
     size_t n = BS - in < len - done ? BS - in : len - done;
     page *pg = cache_lookup(&fs->cache, ip->ino, idx);
     int err = 0;
+    bool fresh = false; /* built in memory: its home block holds none of its bytes */
     if (pg) {
       note_access(fs, ip, idx, pg, &a, true);
     } else if (n == BS || idx >= (ip->size + BS - 1) / BS) {
+      fresh = true;
       /* whole page, or a page past EOF: nothing to read (P1: bytes past EOF are zero) */
       note_access(fs, ip, idx, NULL, &a, true);
       pg = get_frame(fs, &err);
@@ -571,7 +589,14 @@ static ssize_t do_pwrite(ulfs *fs, fdesc *f, const void *buf, size_t len, uint64
     }
     if (!pg) return done ? (ssize_t)done : err;
     memcpy(pg->data + in, (const uint8_t *)buf + done, n);
-    cache_set_dirty(&fs->cache, pg, ip, true);
+    if (pg->dirty) {
+      if (in < pg->dlo) pg->dlo = (uint16_t)in;
+      if (in + n > pg->dhi) pg->dhi = (uint16_t)(in + n);
+    } else {
+      cache_set_dirty(&fs->cache, pg, ip, true);
+      pg->dlo = fresh ? 0 : (uint16_t)in;
+      pg->dhi = (uint16_t)(in + n);
+    }
     done += n;
     if (pos + n > ip->size) ip->size = pos + n;
     if (ip->size / BS == idx && ip->size % BS) pg->flags |= PG_PARTIAL; /* lsm-arc rule c */
@@ -686,6 +711,8 @@ static int hflush_inode(ulfs *fs, inode_m *ip) {
   if (rc == 0) rc = inode_persist(fs, ip, &t);
   if (rc == 0) {
     txn_finalize(fs, &t);
+    /* an inode record holds the inline extents only; frees made it a sync above */
+    if (ip->nchain == 0) t.ino = ip->ino;
     rc = journal_commit(fs, &t, 0);
     if (rc) mark_broken(fs, rc);
   }
@@ -744,11 +771,10 @@ static void flush_all(ulfs *fs) {
     }
   }
   if (nb && !fs->broken) commit(fs, batch, nb);
-  /* hflushed records become durable within one interval, as with ext4's commit interval */
+  /* hflushed records become durable within one interval, as with ext4's commit interval;
+   * hflushes, reads and writes go on during the device flush */
   if (!fs->broken && (fs->journal_unflushed || fs->pend.n)) {
-    txn none;
-    txn_init(&none);
-    int rc = journal_commit(fs, &none, JC_FLUSH);
+    int rc = journal_harden(fs);
     if (rc) mark_broken(fs, rc);
   }
 }
@@ -906,6 +932,9 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   fs->sb.journal_head = end_pos;
   fs->sb.journal_seq = end_seq;
   fs->sb.clean = 0;
+  /* An older version's image is now this version's (its journal is replayed): records of this
+   * version may follow, which an older reader must refuse rather than misread. */
+  fs->sb.version = ULFS_VERSION;
   if ((rc = sb_write(dev, &fs->sb)) != 0 || (rc = ulfs_dev_flush(dev)) != 0) goto fail;
 
   size_t bbytes = fs->sb.bbitmap_blocks * BS, ibytes = fs->sb.ibitmap_blocks * BS;
@@ -1249,6 +1278,7 @@ static int fallocate_locked(ulfs *fs, int fd, int mode, uint64_t off, uint64_t l
       return rc;
     }
     fs->data_unflushed = true;
+    fs->unflushed_gen++;
     l += (uint64_t)got;
   }
   if (!(mode & FALLOC_FL_KEEP_SIZE) && off + len > ip->size) ip->size = off + len;

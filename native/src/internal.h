@@ -24,6 +24,8 @@
 /* ---- logging, checksums ------------------------------------------------------------------ */
 void ulfs_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint32_t ulfs_crc32c(uint32_t crc, const void *buf, size_t len);
+/* The portable table-driven CRC32C that ulfs_crc32c uses without SSE4.2 (tests compare both). */
+uint32_t ulfs_crc32c_table(uint32_t crc, const void *buf, size_t len);
 int64_t ulfs_now_ns(void);
 /* The CLOCK_REALTIME instant ms milliseconds from now (a pthread_cond_timedwait deadline). */
 struct timespec ulfs_deadline_ms(uint32_t ms);
@@ -81,7 +83,8 @@ int ulfs_dev_open_cached_fd(ulfs_dev *dev, const char *path);
 
 /* ---- on-device format (docs/format/ulfs-device.md) --------------------------------------- */
 #define ULFS_MAGIC 0x53464c55u /* "ULFS" little-endian */
-#define ULFS_VERSION 2u
+#define ULFS_VERSION 3u
+#define ULFS_VERSION_MIN 2u /* oldest version mounted; mount rewrites the superblock as current */
 #define ULFS_JHDR_MAGIC 0x48444a55u /* "UJDH" */
 #define ULFS_JCMT_MAGIC 0x544d4a55u /* "UJMT" */
 #define ULFS_XBLK_MAGIC 0x4b425855u /* "UXBK" extent overflow block */
@@ -95,6 +98,7 @@ int ulfs_dev_open_cached_fd(ulfs_dev *dev, const char *path);
 #define DIR_HDR 8u
 #define JHDR_TARGETS_FIRST ((BS - JHDR_FIXED) / 8u)
 #define JTX_ORDERED 0x1u        /* header flag: data written home before it was durable (J4) */
+#define JTX_INODE 0x2u          /* header flag: an inode record (journal.c J6), version 3 */
 #define JDATA (1ull << 63)      /* target flag: a data block's image (journal.c J5) */
 
 typedef struct superblock {
@@ -197,6 +201,10 @@ struct page {
   uint64_t ino, idx;
   uint8_t *data;
   bool dirty, valid;
+  /* Bytes [dlo, dhi) hold every change since the page was last written home (meaningful while
+   * dirty; a page dirtied by anything but a write counts as changed whole). An hflush logs only
+   * them (journal.c J6). */
+  uint16_t dlo, dhi;
   uint8_t kind, level; /* ulfs_file_kind and level of the file when the page was inserted */
   uint8_t flags;       /* PG_* */
   uint8_t list;        /* owned by the policy: which of its lists holds the page */
@@ -317,10 +325,22 @@ typedef struct pf_req { uint64_t ino, idx, n; } pf_req;
 #define PF_QUEUE 64u
 #define PF_UNIT_PAGES (1048576u / BS)
 
-typedef struct txn_blk { uint64_t blk; uint8_t *img; } txn_blk;
+/* One block of a transaction. For a data image (blk & JDATA) an inode record logs only bytes
+ * [lo, hi) of img, and with zero_tail (the file's last page) the block's bytes past hi are
+ * zero; a classic record logs img whole. */
+typedef struct txn_blk {
+  uint64_t blk;
+  uint8_t *img;
+  uint64_t seq; /* in fs->pend: the sequence number of the record that logged img */
+  uint16_t lo, hi;
+  bool zero_tail;
+} txn_blk;
 typedef struct txn {
   txn_blk *b;
   uint32_t n, cap;
+  /* Nonzero: the transaction is one inode's hflush that an inode record can carry (journal.c
+   * J6): the inode's table block, bitmap blocks for its extents' bits, its data images. */
+  uint64_t ino;
 } txn;
 
 struct ulfs {
@@ -345,6 +365,9 @@ struct ulfs {
   uint64_t jpos, jseq; /* next journal block index and sequence number */
   bool data_unflushed; /* data writes issued since the last device flush */
   bool journal_unflushed; /* journal records written since the last device flush */
+  /* Counts the writes that set data_unflushed or journal_unflushed: a flush made with fs->lock
+   * released (journal_harden) clears them only if none came meanwhile. */
+  uint64_t unflushed_gen;
   txn pend;             /* metadata images of unflushed records, checkpointed after a flush */
   /* Group commit (fs.c sync_group): one thread at a time writes the journal (jbusy); syncs
    * queue their inodes on syncq and wait on jcv until sync_done reaches their ticket. */
@@ -392,6 +415,7 @@ int sb_write(ulfs_dev *dev, superblock *sb); /* bumps generation, alternates slo
 void txn_init(txn *t);
 void txn_free(txn *t);
 uint8_t *txn_block(txn *t, uint64_t blk); /* image to fill for blk (zeroed when new) */
+txn_blk *txn_entry(txn *t, uint64_t blk);  /* the same, as the entry (a new one logs it whole) */
 /* journal_commit flags */
 #define JC_FLUSH 0x1u   /* durable: flush the device after the record, then checkpoint */
 #define JC_ORDERED 0x2u /* flush earlier data writes before the record (J4); header flag */
@@ -400,6 +424,10 @@ uint8_t *txn_block(txn *t, uint64_t blk); /* image to fill for blk (zeroed when 
  * storage, and its metadata images wait in fs->pend for the next flush. REQUIRES: fs->lock
  * held, no other journal writer (fs->jbusy clear, or set by the caller for JC_UNLOCK). */
 int journal_commit(ulfs *fs, txn *t, unsigned flags);
+/* Makes every journal record and data write issued so far durable (one device flush, with
+ * fs->lock released around it) and checkpoints the images that waited for it. Writers go on
+ * meanwhile: what they write stays pending for the next flush. REQUIRES: fs->lock held. */
+int journal_harden(ulfs *fs);
 /* Replays committed transactions from sb->journal_head; returns count or negative errno. On
  * return end_pos and end_seq are where the next transaction goes. */
 int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *end_pos,

@@ -24,6 +24,18 @@
  *     writer writes every logged data block home before logging it), so an older image never
  *     overwrites newer data; blocks freed later are freed by ORDERED transactions (fs.c), so a
  *     data image never lands on a block reused by another file.
+ *  J6 an inode record (JTX_INODE, format version 3) is the compact form of one inode's hflush:
+ *     the inode's 256-byte slot and, per data block written, only the bytes that changed since
+ *     the block was last written home (with the rest of the file's last block zero), instead of
+ *     whole images of its table block, bitmap blocks and data blocks. Its replay patches the
+ *     slot into the table block, sets the bitmap bits of the slot's extents (A3) and of the
+ *     inode, and patches the data bytes (J5 applies as to data images). This is equivalent to
+ *     the whole images because replay applies every record after the head in order: each
+ *     metadata byte ends as the last record that logged it left it, and an inode record logs
+ *     exactly the bytes the transaction changed (a slot, bits it sets; hflush frees nothing and
+ *     has no extent overflow blocks, or it is logged whole). The bytes of a data block outside
+ *     a record's range are, on the device, as the last ORDERED commit's flush left them or
+ *     as an earlier replayed record patched them.
  * Only one thread writes the journal at a time (fs->jbusy, fs.c "group commit"); a commit may
  * release fs->lock around its device I/O (JC_UNLOCK) so other callers keep working meanwhile.
  */
@@ -69,7 +81,7 @@ int sb_decode(const uint8_t *b, superblock *sb) {
   if (get32(b + SB_ENCODED) != ulfs_crc32c(0, b, SB_ENCODED)) return -EUCLEAN;
   sb->magic = get32(b + 0);
   sb->version = get32(b + 4);
-  if (sb->version != ULFS_VERSION) return -EPROTONOSUPPORT;
+  if (sb->version < ULFS_VERSION_MIN || sb->version > ULFS_VERSION) return -EPROTONOSUPPORT;
   sb->generation = get64(b + 8);
   memcpy(sb->uuid, b + 16, 16);
   sb->block_size = get32(b + 32);
@@ -134,9 +146,9 @@ void txn_free(txn *t) {
   memset(t, 0, sizeof *t);
 }
 
-uint8_t *txn_block(txn *t, uint64_t blk) {
+txn_blk *txn_entry(txn *t, uint64_t blk) {
   for (uint32_t i = 0; i < t->n; i++)
-    if (t->b[i].blk == blk) return t->b[i].img;
+    if (t->b[i].blk == blk) return &t->b[i];
   if (t->n == t->cap) {
     uint32_t nc = t->cap ? t->cap * 2 : 16;
     txn_blk *nb = realloc(t->b, nc * sizeof *nb);
@@ -146,10 +158,13 @@ uint8_t *txn_block(txn *t, uint64_t blk) {
   }
   uint8_t *img = ulfs_alloc_aligned(BS);
   if (!img) return NULL;
-  t->b[t->n].blk = blk;
-  t->b[t->n].img = img;
-  t->n++;
-  return img;
+  t->b[t->n] = (txn_blk){.blk = blk, .img = img, .lo = 0, .hi = BS, .zero_tail = false};
+  return &t->b[t->n++];
+}
+
+uint8_t *txn_block(txn *t, uint64_t blk) {
+  txn_blk *e = txn_entry(t, blk);
+  return e ? e->img : NULL;
 }
 
 static uint32_t hdr_blocks(uint32_t n) {
@@ -221,16 +236,99 @@ static uint8_t *encode_record(const txn *t, uint64_t seq, bool ordered, uint32_t
   return buf;
 }
 
-/* Keeps the metadata images of an unflushed commit for the checkpoint after the next flush; a
- * later image of the same block replaces an earlier one. */
-static int pend_add(ulfs *fs, const txn *t) {
+/* ---- inode records (J6) ---------------------------------------------------------------- */
+#define IREC_FIXED (32u + INODE_SIZE) /* header fields, then the inode's slot */
+#define IREC_DESC 16u                 /* per data range: home block, offset, length, flags */
+#define IREC_TRAILER 16u              /* commit magic, ranges, sequence (low half), CRC32C */
+#define IREC_ZERO_TAIL 0x1u           /* range flag: the block's bytes past the range are zero */
+
+static uint64_t irec_bytes(const txn *t) {
+  uint64_t bytes = IREC_FIXED + IREC_TRAILER;
+  for (uint32_t i = 0; i < t->n; i++)
+    if (t->b[i].blk & JDATA) bytes += IREC_DESC + (uint64_t)(t->b[i].hi - t->b[i].lo);
+  return bytes;
+}
+
+/* Serialises t as an inode record of `total` blocks (docs/format/ulfs-device.md, "Inode
+ * record"); NULL when out of memory or when t lacks the inode's table block. */
+static uint8_t *encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t total) {
+  uint64_t tblk = fs->sb.itable_start + (t->ino - 1) / INODES_PER_BLOCK;
+  const uint8_t *table = NULL;
+  uint32_t nd = 0;
+  for (uint32_t i = 0; i < t->n; i++) {
+    if (t->b[i].blk == tblk) table = t->b[i].img;
+    if (t->b[i].blk & JDATA) nd++;
+  }
+  if (!table) return NULL;
+  uint8_t *buf = ulfs_alloc_aligned(total * BS);
+  if (!buf) return NULL;
+  put32(buf, ULFS_JHDR_MAGIC);
+  put32(buf + 4, JTX_INODE);
+  put64(buf + 8, seq);
+  put32(buf + 16, nd);
+  put32(buf + 20, (uint32_t)total);
+  put64(buf + 24, t->ino);
+  memcpy(buf + 32, table + ((t->ino - 1) % INODES_PER_BLOCK) * INODE_SIZE, INODE_SIZE);
+  uint8_t *desc = buf + IREC_FIXED, *bytes = desc + (size_t)nd * IREC_DESC;
+  for (uint32_t i = 0; i < t->n; i++) {
+    const txn_blk *e = &t->b[i];
+    if (!(e->blk & JDATA)) continue;
+    put64(desc, e->blk & ~JDATA);
+    put32(desc + 8, (uint32_t)e->lo | (uint32_t)(e->hi - e->lo) << 16);
+    put32(desc + 12, e->zero_tail ? IREC_ZERO_TAIL : 0);
+    memcpy(bytes, e->img + e->lo, e->hi - e->lo);
+    desc += IREC_DESC;
+    bytes += e->hi - e->lo;
+  }
+  uint8_t *tr = buf + total * BS - IREC_TRAILER;
+  put32(tr, ULFS_JCMT_MAGIC);
+  put32(tr + 4, nd);
+  put32(tr + 8, (uint32_t)seq);
+  put32(tr + 12, ulfs_crc32c(0, buf, total * BS - 4));
+  return buf;
+}
+
+/* Keeps the metadata images of an unflushed commit (record seq) for the checkpoint after the
+ * next flush; a later image of the same block replaces an earlier one. */
+static int pend_add(ulfs *fs, const txn *t, uint64_t seq) {
   for (uint32_t i = 0; i < t->n; i++) {
     if (t->b[i].blk & JDATA) continue;
-    uint8_t *img = txn_block(&fs->pend, t->b[i].blk);
-    if (!img) return -ENOMEM;
-    memcpy(img, t->b[i].img, BS);
+    txn_blk *e = txn_entry(&fs->pend, t->b[i].blk);
+    if (!e) return -ENOMEM;
+    memcpy(e->img, t->b[i].img, BS);
+    e->seq = seq;
   }
   return 0;
+}
+
+int journal_harden(ulfs *fs) {
+  if (!fs->journal_unflushed && !fs->data_unflushed && fs->pend.n == 0) return 0;
+  /* Records before `upto` and writes before `gen` were issued before the flush starts. A
+   * flush or wrap of another writer meanwhile may checkpoint fs->pend itself (emptying it). */
+  uint64_t upto = fs->jseq, gen = fs->unflushed_gen;
+  pthread_mutex_unlock(&fs->lock);
+  int rc = ulfs_dev_flush(fs->dev);
+  pthread_mutex_lock(&fs->lock);
+  if (rc) return rc;
+  if (fs->unflushed_gen == gen) fs->data_unflushed = fs->journal_unflushed = false;
+  /* Home blocks get only images whose record is durable now; an image replaced by a later
+   * record's (seq >= upto) waits for the next flush, and its record stays in the journal. */
+  uint32_t keep = 0;
+  for (uint32_t i = 0; i < fs->pend.n; i++) {
+    txn_blk *e = &fs->pend.b[i];
+    if (e->seq >= upto) {
+      fs->pend.b[keep++] = *e;
+      continue;
+    }
+    if (rc == 0) rc = ulfs_dev_write(fs->dev, e->img, e->blk * BS, BS);
+    if (rc) {
+      fs->pend.b[keep++] = *e; /* not home: stays pending */
+      continue;
+    }
+    free(e->img);
+  }
+  fs->pend.n = keep;
+  return rc;
 }
 
 /* Device I/O of a commit, with fs->lock released when `unlock` (the caller holds fs->jbusy, so
@@ -256,14 +354,17 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
     if (rc == 0) fs->journal_unflushed = false;
     return rc ? rc : checkpoint(fs, NULL);
   }
+  /* an hflush of one inode (never durable nor ORDERED) goes as an inode record (J6) */
+  bool irec = t->ino && !durable && !ordered;
   uint32_t nh = hdr_blocks(t->n);
-  uint64_t total = (uint64_t)nh + t->n + 1;
+  uint64_t total = irec ? (irec_bytes(t) + BS - 1) / BS : (uint64_t)nh + t->n + 1;
   if (total > fs->sb.journal_blocks) return -ENOSPC;
   if (fs->jpos + total > fs->sb.journal_blocks && (rc = journal_wrap(fs)) != 0) return rc;
   bool preflush = ordered && fs->data_unflushed; /* J4 */
   /* Cleared before the flush: home writes issued while the lock is released set it again. */
   if (ordered) fs->data_unflushed = false;
-  uint8_t *buf = encode_record(t, fs->jseq, ordered, nh, total);
+  uint8_t *buf = irec ? encode_irec(fs, t, fs->jseq, total)
+                      : encode_record(t, fs->jseq, ordered, nh, total);
   if (!buf) return -ENOMEM;
   uint64_t at = (fs->sb.journal_start + fs->jpos) * BS;
   fs->jpos += total;
@@ -282,24 +383,63 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
   if (rc) return rc;
   if (!durable) {
     fs->journal_unflushed = true;
-    return pend_add(fs, t);
+    fs->unflushed_gen++;
+    return pend_add(fs, t, fs->jseq - 1);
   }
   fs->journal_unflushed = false;
   return checkpoint(fs, t);
 }
 
+/* Checks an inode record (J6) of `total` blocks read whole into buf: trailer, CRC, and that
+ * the inode, its extents and every data range lie where they may. */
+static bool irec_valid(const superblock *sb, const uint8_t *buf, uint64_t seq, uint32_t nd,
+                       uint64_t total) {
+  const uint8_t *tr = buf + total * BS - IREC_TRAILER;
+  if (get32(tr) != ULFS_JCMT_MAGIC || get32(tr + 4) != nd || get32(tr + 8) != (uint32_t)seq ||
+      get32(tr + 12) != ulfs_crc32c(0, buf, total * BS - 4))
+    return false;
+  uint64_t ino = get64(buf + 24);
+  const uint8_t *slot = buf + 32;
+  uint32_t next = get32(slot + 32);
+  if (ino == 0 || ino > sb->inode_count || next > INLINE_EXTENTS || get32(slot + 36) != 0)
+    return false;
+  for (uint32_t i = 0; i < next; i++) {
+    uint64_t p = get64(slot + 64 + i * 16 + 8), len = get32(slot + 64 + i * 16 + 4);
+    if (p < sb->data_start || p + len > sb->total_blocks || p + len < p) return false;
+  }
+  uint64_t bytes = IREC_FIXED + (uint64_t)nd * IREC_DESC + IREC_TRAILER;
+  for (uint32_t i = 0; i < nd; i++) {
+    const uint8_t *d = buf + IREC_FIXED + (size_t)i * IREC_DESC;
+    uint64_t blk = get64(d);
+    uint32_t off = get32(d + 8) & 0xffff, len = get32(d + 8) >> 16;
+    if (blk < sb->data_start || blk >= sb->total_blocks || off + len > BS) return false;
+    bytes += len;
+  }
+  return bytes <= total * BS;
+}
+
 /* Reads and checks the transaction at pos with sequence seq; returns its buffer (NULL when the
- * chain ends there: torn, stale or out of range; *rc set on an I/O error). */
+ * chain ends there: torn, stale or out of range; *rc set on an I/O error). For an inode record
+ * *nh_out is 0 and *n_out its number of data ranges. */
 static uint8_t *read_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, uint64_t pos,
                             uint64_t seq, uint32_t *n_out, uint32_t *nh_out, uint64_t *total_out,
                             int *rc) {
-  if (pos + 2 > sb->journal_blocks) return NULL;
+  if (pos + 1 > sb->journal_blocks) return NULL;
   if ((*rc = ulfs_dev_read(dev, hdr, (sb->journal_start + pos) * BS, BS)) != 0) return NULL;
   if (get32(hdr) != ULFS_JHDR_MAGIC || get64(hdr + 8) != seq) return NULL;
-  if (get32(hdr + 4) & ~JTX_ORDERED) return NULL;
+  uint32_t flags = get32(hdr + 4);
+  bool irec = flags == JTX_INODE && sb->version >= 3;
+  if (!irec && (flags & ~JTX_ORDERED)) return NULL;
   uint32_t n = get32(hdr + 16), nh = get32(hdr + 20);
-  if (n == 0 || nh != hdr_blocks(n)) return NULL;
-  uint64_t total = (uint64_t)nh + n + 1;
+  uint64_t total;
+  if (irec) {
+    total = nh; /* an inode record's block count */
+    nh = 0;
+    if (total == 0) return NULL;
+  } else {
+    if (n == 0 || nh != hdr_blocks(n)) return NULL;
+    total = (uint64_t)nh + n + 1;
+  }
   if (pos + total > sb->journal_blocks) return NULL;
   uint8_t *buf = ulfs_alloc_aligned(total * BS);
   if (!buf) {
@@ -310,15 +450,20 @@ static uint8_t *read_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, u
     free(buf);
     return NULL;
   }
-  uint8_t *cm = buf + (nh + n) * (size_t)BS;
-  bool ok = get32(cm) == ULFS_JCMT_MAGIC && get64(cm + 8) == seq && get32(cm + 16) == n &&
-            get32(cm + 20) == ulfs_crc32c(0, buf, (nh + n) * (size_t)BS);
-  for (uint32_t i = 0; ok && i < n; i++) {
-    uint64_t tgt = *hdr_target(buf, i), blk = tgt & ~JDATA;
-    /* only metadata locations outside the superblocks and the journal may be targets, and
-     * only data blocks may carry data images */
-    if (blk < sb->bbitmap_start || blk >= sb->total_blocks) ok = false;
-    if ((tgt & JDATA) && blk < sb->data_start) ok = false;
+  bool ok;
+  if (irec) {
+    ok = irec_valid(sb, buf, seq, n, total);
+  } else {
+    uint8_t *cm = buf + (nh + n) * (size_t)BS;
+    ok = get32(cm) == ULFS_JCMT_MAGIC && get64(cm + 8) == seq && get32(cm + 16) == n &&
+         get32(cm + 20) == ulfs_crc32c(0, buf, (nh + n) * (size_t)BS);
+    for (uint32_t i = 0; ok && i < n; i++) {
+      uint64_t tgt = *hdr_target(buf, i), blk = tgt & ~JDATA;
+      /* only metadata locations outside the superblocks and the journal may be targets, and
+       * only data blocks may carry data images */
+      if (blk < sb->bbitmap_start || blk >= sb->total_blocks) ok = false;
+      if ((tgt & JDATA) && blk < sb->data_start) ok = false;
+    }
   }
   if (!ok) {
     free(buf);
@@ -328,6 +473,55 @@ static uint8_t *read_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, u
   *nh_out = nh;
   *total_out = total;
   return buf;
+}
+
+/* Sets bits [s, s + len) of the bitmap starting at block `region`, block by block. */
+static int replay_bits(ulfs_dev *dev, uint8_t *blk, uint64_t region, uint64_t s, uint64_t len) {
+  int rc = 0;
+  while (len && rc == 0) {
+    uint64_t b = s / (BS * 8), in = s % (BS * 8);
+    uint64_t k = BS * 8 - in < len ? BS * 8 - in : len;
+    if ((rc = ulfs_dev_read(dev, blk, (region + b) * BS, BS)) != 0) break;
+    for (uint64_t i = in; i < in + k; i++) bit_set(blk, i);
+    rc = ulfs_dev_write(dev, blk, (region + b) * BS, BS);
+    s += k;
+    len -= k;
+  }
+  return rc;
+}
+
+/* Applies an inode record (J6); its data ranges only when `data`. */
+static int replay_irec(ulfs_dev *dev, const superblock *sb, const uint8_t *buf, uint32_t nd,
+                       bool data) {
+  uint8_t *blk = ulfs_alloc_aligned(BS);
+  if (!blk) return -ENOMEM;
+  uint64_t ino = get64(buf + 24);
+  const uint8_t *slot = buf + 32;
+  uint64_t tb = (sb->itable_start + (ino - 1) / INODES_PER_BLOCK) * BS;
+  int rc = ulfs_dev_read(dev, blk, tb, BS);
+  if (rc == 0) {
+    memcpy(blk + ((ino - 1) % INODES_PER_BLOCK) * INODE_SIZE, slot, INODE_SIZE);
+    rc = ulfs_dev_write(dev, blk, tb, BS);
+  }
+  if (rc == 0) rc = replay_bits(dev, blk, sb->ibitmap_start, ino - 1, 1);
+  for (uint32_t i = 0; i < get32(slot + 32) && rc == 0; i++) /* A3 */
+    rc = replay_bits(dev, blk, sb->bbitmap_start, get64(slot + 64 + i * 16 + 8),
+                     get32(slot + 64 + i * 16 + 4));
+  const uint8_t *bytes = buf + IREC_FIXED + (size_t)nd * IREC_DESC;
+  for (uint32_t i = 0; i < nd && rc == 0; i++) {
+    const uint8_t *d = buf + IREC_FIXED + (size_t)i * IREC_DESC;
+    uint32_t off = get32(d + 8) & 0xffff, len = get32(d + 8) >> 16;
+    if (data) {
+      uint64_t at = get64(d) * BS;
+      if ((rc = ulfs_dev_read(dev, blk, at, BS)) != 0) break;
+      memcpy(blk + off, bytes, len);
+      if (get32(d + 12) & IREC_ZERO_TAIL) memset(blk + off + len, 0, BS - off - len);
+      rc = ulfs_dev_write(dev, blk, at, BS);
+    }
+    bytes += len;
+  }
+  free(blk);
+  return rc;
 }
 
 /* Two passes: the first finds the valid chain and its last ORDERED transaction, the second
@@ -359,7 +553,8 @@ int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *en
       if (rc == 0) rc = -EIO; /* the record changed under us between the passes */
       break;
     }
-    for (uint32_t i = 0; i < n && rc == 0; i++) {
+    if (get32(buf + 4) & JTX_INODE) rc = replay_irec(dev, sb, buf, n, k >= last_ordered);
+    for (uint32_t i = 0; nh && i < n && rc == 0; i++) {
       uint64_t tgt = *hdr_target(buf, i);
       if ((tgt & JDATA) && k < last_ordered) continue;
       rc = ulfs_dev_write(dev, buf + (nh + i) * (size_t)BS, (tgt & ~JDATA) * BS, BS);

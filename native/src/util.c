@@ -30,8 +30,12 @@ void ulfs_log(int level, const char *fmt, ...) {
   }
 }
 
-/* CRC32C (Castagnoli), table driven; the table is built once, race-free because every thread
- * computes identical contents and the ready flag is published with release ordering. */
+/* CRC32C (Castagnoli). Every journal record is checksummed whole (docs/format/ulfs-device.md,
+ * "Journal"), so this is on the path of each hflush and fsync: with SSE4.2 (x86-64) the CPU's
+ * crc32 instruction, 8 bytes per step, about ten times the table's speed; else table driven.
+ * Both compute the same function (test_journal checks them against each other and the standard
+ * check value). The table is built once, race-free because every thread computes identical
+ * contents and the ready flag is published with release ordering. */
 static uint32_t crc_table[256];
 static _Atomic int crc_ready;
 
@@ -44,12 +48,35 @@ static void crc_init(void) {
   atomic_store_explicit(&crc_ready, 1, memory_order_release);
 }
 
-uint32_t ulfs_crc32c(uint32_t crc, const void *buf, size_t len) {
+uint32_t ulfs_crc32c_table(uint32_t crc, const void *buf, size_t len) {
   if (!atomic_load_explicit(&crc_ready, memory_order_acquire)) crc_init();
   const uint8_t *p = buf;
   crc = ~crc;
   while (len--) crc = crc_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
   return ~crc;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, const void *buf,
+                                                                size_t len) {
+  const uint8_t *p = buf;
+  uint64_t c = ~crc;
+  for (; len && ((uintptr_t)p & 7); len--) c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+  for (; len >= 8; len -= 8, p += 8) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    c = __builtin_ia32_crc32di(c, v);
+  }
+  for (; len; len--) c = __builtin_ia32_crc32qi((uint32_t)c, *p++);
+  return ~(uint32_t)c;
+}
+#endif
+
+uint32_t ulfs_crc32c(uint32_t crc, const void *buf, size_t len) {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("sse4.2")) return crc32c_sse42(crc, buf, len);
+#endif
+  return ulfs_crc32c_table(crc, buf, len);
 }
 
 int64_t ulfs_now_ns(void) {

@@ -1,7 +1,8 @@
 /* test_durability -- hflush against hsync (fsync), and the group commit (docs/ulfs.md
  * "Durability").
  *  - hflush makes appended data visible to a second descriptor at once, and needs no device
- *    flush (the counters say so);
+ *    flush (the counters say so); its journal record is an inode record of one block for an
+ *    append that fits one (the inode's slot and the appended bytes, not whole block images);
  *  - the death of the process: the memory device stops applying writes after the k-th one
  *    (what a process killed at that instant leaves in the kernel), for every k over a run of
  *    appends each followed by hflush. After remount fsck is clean and the file holds at least
@@ -10,6 +11,9 @@
  *    unflushed write is dropped, data hsynced is not; with random subsets of the unflushed
  *    blocks (whole or torn) persisting, the file is always a prefix of what was written, at
  *    least up to the last hsync, and fsck is clean;
+ *  - the flusher's device flush (which makes hflushed records power-loss safe) runs without the
+ *    mount's lock: while the memory device holds that flush, another append and hflush
+ *    complete, and stay pending for the next flush;
  *  - group commit: 8 threads append and fsync their own files at the same time; the memory
  *    device holds the first commit's flush until the 7 others wait behind it, so their syncs
  *    overlap by construction, and all 7 must share one commit. Then the same writers on the
@@ -19,6 +23,7 @@
 #include <time.h>
 
 #include "t.h"
+#include "internal.h" /* the device's flush counter, read without the mount's lock */
 
 #define DEV_BYTES (16u << 20)
 #define WRITERS 8
@@ -60,6 +65,7 @@ static void test_visible_without_flush(void) {
     ulfs_counters after = counters(fs);
     CHECK(after.dev_flushes == before.dev_flushes);       /* no device flush on its path */
     CHECK(after.journal_commits == before.journal_commits + 1); /* one record */
+    CHECK(after.journal_blocks == before.journal_blocks + 1);   /* of one block */
     uint8_t buf[CHUNK];
     CHECK_RC(ulfs_pread(fs, r, buf, CHUNK, (uint64_t)i * CHUNK), CHUNK);
     for (int k = 0; k < CHUNK; k++) CHECK(buf[k] == t_byte(1, (uint64_t)i * CHUNK + k));
@@ -164,6 +170,63 @@ static void test_power_loss(void) {
     power_loss_run(seed, ULFS_CRASH_TORN, 3, 5);
   }
   printf("power loss after hflush: %d of 40 subset crashes kept hflushed appends\n", longer);
+}
+
+typedef struct harden_arg {
+  ulfs *fs;
+  ulfs_dev *dev;
+  int fd;
+  pthread_barrier_t in_flush; /* crossed once the flusher waits in its held flush */
+  _Atomic int done;
+} harden_arg;
+
+static void spin_until(_Atomic int *flag, _Atomic uint64_t *counter, uint64_t from, int secs) {
+  struct timespec t0, now;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  while (flag ? !atomic_load(flag) : atomic_load(counter) == from) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    CHECK(now.tv_sec - t0.tv_sec < secs); /* hang guard only */
+    sched_yield();
+  }
+}
+
+/* Worker 0 holds the device's flushes, hflushes a record for the flusher to harden and waits
+ * until the flusher is in its flush; worker 1 then appends and hflushes, which must complete
+ * while the flush is still held. */
+static void harden_worker(int id, void *p) {
+  harden_arg *h = p;
+  if (id == 0) {
+    OK(ulfs_dev_mem_hold_flushes(h->dev, 1));
+    uint64_t flushes = atomic_load(&h->dev->flushes);
+    append(h->fs, h->fd, 4, 0, CHUNK);
+    OK(ulfs_hflush(h->fs, h->fd));
+    spin_until(NULL, &h->dev->flushes, flushes, 600);
+    pthread_barrier_wait(&h->in_flush);
+    spin_until(&h->done, NULL, 0, 60); /* fails when the hflush waits for the held flush */
+    OK(ulfs_dev_mem_hold_flushes(h->dev, 0));
+    return;
+  }
+  pthread_barrier_wait(&h->in_flush);
+  append(h->fs, h->fd, 4, CHUNK, CHUNK);
+  OK(ulfs_hflush(h->fs, h->fd));
+  atomic_store(&h->done, 1);
+}
+
+static void test_hflush_during_flusher_flush(void) {
+  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
+  ulfs_mount_opts o = {.cache_bytes = 1u << 20, .flush_interval_ms = 1};
+  ulfs *fs = NULL;
+  OK(ulfs_mount(dev, &o, &fs));
+  harden_arg h = {.fs = fs, .dev = dev, .fd = ulfs_open(fs, "/wal", O_CREAT | O_WRONLY, 0644)};
+  CHECK(h.fd >= 0);
+  OK(ulfs_fsync(fs, h.fd));
+  CHECK(pthread_barrier_init(&h.in_flush, NULL, 2) == 0);
+  t_run_workers(2, harden_worker, &h);
+  pthread_barrier_destroy(&h.in_flush);
+  OK(ulfs_close(fs, h.fd));
+  CHECK(prefix_size(fs, "/wal", 4) == 2 * CHUNK);
+  t_unmount_fsck_close(fs, dev);
+  printf("hflush during the flusher's held device flush: completed\n");
 }
 
 typedef struct group_arg {
@@ -292,6 +355,7 @@ int main(void) {
   test_visible_without_flush();
   test_hflush_survives_process_death();
   test_power_loss();
+  test_hflush_during_flusher_flush();
   test_group_commit_held();
   test_group_commit_power_loss();
   printf("test_durability: OK\n");

@@ -1,5 +1,6 @@
-/* test_journal -- journal replay at mount and by fsck, torn tails ignored, journal wrap with
- * the quarantine of freed directory blocks, orphan cleanup after a crash. */
+/* test_journal -- the records' CRC32C (the CPU's and the table's), journal replay at mount and
+ * by fsck, torn tails ignored, journal wrap with the quarantine of freed directory blocks,
+ * orphan cleanup after a crash. */
 #include "t.h"
 #include "internal.h"
 
@@ -122,10 +123,70 @@ static void orphans_freed_after_crash(void) {
   ulfs_dev_close(dev);
 }
 
+/* ulfs_crc32c (the crc32 instruction where the CPU has it) and the portable table give the
+ * standard check value and agree on every length and alignment, also when chained. */
+static void crc32c_implementations_agree(void) {
+  CHECK(ulfs_crc32c(0, "123456789", 9) == 0xE3069283u);
+  CHECK(ulfs_crc32c_table(0, "123456789", 9) == 0xE3069283u);
+  uint8_t buf[300];
+  for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 131 + 7);
+  for (size_t off = 0; off < 9; off++)
+    for (size_t len = 0; off + len <= sizeof buf; len += 1 + len / 4) {
+      uint32_t want = ulfs_crc32c_table(0, buf + off, len);
+      CHECK(ulfs_crc32c(0, buf + off, len) == want);
+      size_t half = len / 2;
+      CHECK(ulfs_crc32c(ulfs_crc32c(0, buf + off, half), buf + off + half, len - half) == want);
+    }
+}
+
+/* A version 2 image (written by the previous release) is checked by fsck as it is, and mounted:
+ * the mount replays its journal and rewrites the superblock as the current version, so an
+ * older reader refuses the inode records that follow. Versions out of range are refused. */
+static void version_2_image_upgraded_at_mount(void) {
+  dev = t_memdev(8u << 20, NULL);
+  ulfs *fs = t_mount(dev, 1u << 20);
+  int fd = ulfs_open(fs, "/f", O_CREAT | O_RDWR, 0644);
+  CHECK(fd >= 0);
+  CHECK_RC(ulfs_pwrite(fs, fd, "abc", 3, 0), 3);
+  OK(ulfs_fsync(fs, fd));
+  OK(ulfs_close(fs, fd));
+  OK(ulfs_unmount(fs));
+  superblock sb;
+  OK(sb_read_best(dev, &sb));
+  uint32_t refused[2] = {1, ULFS_VERSION + 1}, v2 = 2;
+  for (int i = 0; i < 3; i++) {
+    sb.version = i < 2 ? refused[i] : v2; /* both slots: no older generation to fall back to */
+    OK(sb_write(dev, &sb));
+    OK(sb_write(dev, &sb));
+    if (i == 2) break;
+    ulfs_mount_opts o = {.cache_bytes = 1u << 20, .flush_interval_ms = 3600000u};
+    ulfs *m = NULL;
+    CHECK_RC(ulfs_mount(dev, &o, &m), -EPROTONOSUPPORT);
+  }
+  t_fsck_clean(dev);
+  OK(sb_read_best(dev, &sb));
+  CHECK(sb.version == 2);
+  fs = t_mount(dev, 1u << 20);
+  OK(ulfs_unmount(fs));
+  OK(sb_read_best(dev, &sb));
+  CHECK(sb.version == ULFS_VERSION);
+  fs = t_mount(dev, 1u << 20);
+  char buf[4] = {0};
+  fd = ulfs_open(fs, "/f", O_RDONLY, 0);
+  CHECK(fd >= 0);
+  CHECK_RC(ulfs_pread(fs, fd, buf, 3, 0), 3);
+  CHECK(memcmp(buf, "abc", 3) == 0);
+  OK(ulfs_close(fs, fd));
+  OK(ulfs_unmount(fs));
+  ulfs_dev_close(dev);
+}
+
 int main(void) {
+  crc32c_implementations_agree();
+  version_2_image_upgraded_at_mount();
   replay_and_torn_tail();
   wrap_and_quarantine();
   orphans_freed_after_crash();
-  printf("3 passed, 0 failed\n");
+  printf("5 passed, 0 failed\n");
   return 0;
 }

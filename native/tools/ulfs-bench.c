@@ -1,5 +1,6 @@
 /* ulfs-bench -- micro-benchmark of the ulfs data path against the kernel file system on the same
- * disk: sequential write, random 4 KB and 64 KB preads, and 4 KB appends each followed by fsync.
+ * disk: sequential write, random 4 KB and 64 KB preads, 4 KB appends each followed by fsync, and
+ * 4 KB and 200-byte appends (a WAL's entries) each followed by hflush (for the kernel file: none).
  * ulfs runs on a freshly formatted image through the chosen backend; the kernel baseline uses
  * pread/pwrite/fdatasync on a plain file in the same directory (through the kernel page cache).
  *   ulfs-bench <dir> [file-MiB=512] [cache-MiB=64] [posix|io_uring] [trace-file]
@@ -8,6 +9,7 @@
  * Prints one line per (system, test) with throughput and latency percentiles. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdbool.h>
 #include <time.h>
 
 #include "common.h"
@@ -58,6 +60,25 @@ static ssize_t t_pread(target *t, void *b, size_t n, uint64_t off) {
   return t->fs ? ulfs_pread(t->fs, t->fd, b, n, off) : pread(t->fd, b, n, (off_t)off);
 }
 static int t_sync(target *t) { return t->fs ? ulfs_fsync(t->fs, t->fd) : fdatasync(t->fd); }
+/* HDFS's hflush: for the kernel file the write itself (the data is then in the kernel). */
+static int t_hflush(target *t) { return t->fs ? ulfs_hflush(t->fs, t->fd) : 0; }
+
+/* n appends of len bytes at off, each followed by fsync (hsync) or hflush; returns the end. */
+static uint64_t appends(target *t, const uint8_t *buf, uint64_t off, size_t len, int n,
+                        bool hsync, double *lat) {
+  double t0 = now_us();
+  for (int i = 0; i < n; i++) {
+    double s = now_us();
+    if (t_pwrite(t, buf, len, off) != (ssize_t)len || (hsync ? t_sync(t) : t_hflush(t)) != 0)
+      die("append");
+    off += len;
+    lat[i] = now_us() - s;
+  }
+  char test[32];
+  snprintf(test, sizeof test, "append %zuB + %s", len, hsync ? "fsync" : "hflush");
+  report(t->name, test, lat, n, now_us() - t0, (double)n * (double)len);
+  return off;
+}
 
 static void run(target *t, uint64_t file_bytes) {
   static double lat[200000];
@@ -87,15 +108,9 @@ static void run(target *t, uint64_t file_bytes) {
     report(t->name, k ? "random pread 64KB" : "random pread 4KB", lat, counts[k], now_us() - t0,
            (double)counts[k] * (double)sizes[k]);
   }
-  t0 = now_us();
-  int appends = 2000;
-  for (int i = 0; i < appends; i++) {
-    double s = now_us();
-    if (t_pwrite(t, buf, 4096, file_bytes + (uint64_t)i * 4096) != 4096 || t_sync(t) != 0)
-      die("append");
-    lat[i] = now_us() - s;
-  }
-  report(t->name, "append 4KB + fsync", lat, appends, now_us() - t0, appends * 4096.0);
+  uint64_t end = appends(t, buf, file_bytes, 4096, 2000, true, lat);
+  end = appends(t, buf, end, 4096, 20000, false, lat);
+  appends(t, buf, end, 200, 50000, false, lat);
   free(buf);
 }
 

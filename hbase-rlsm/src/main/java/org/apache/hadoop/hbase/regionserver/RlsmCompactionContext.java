@@ -24,11 +24,15 @@ import org.slf4j.LoggerFactory;
 /**
  * One RLSM compaction as HBase drives it: {@link #select} asks the {@link RlsmCompactionPlanner}
  * for a plan against the store's current layout and hands HBase the files the plan retires (so
- * HBase marks them compacting and later archives them); {@link #compact} has the
- * {@link RlsmCompactionRunner} write the plan's outputs, which HBase then commits.
+ * HBase marks them compacting and later archives them); {@link #compact} computes the plan's
+ * layout from the rows it places and has the {@link RlsmCompactionRunner} write the outputs,
+ * which HBase then commits.
  *
- * <p>Select and compact run on one compaction thread; the layout read in select is immutable, so
- * the plan and the files it names stay consistent until HBase commits the outputs.
+ * <p>Locking: HBase calls {@link #select} holding the store's read lock and its compacting-files
+ * monitor, which a flush commit ({@code needsCompaction}, adding the flushed file) waits for; so
+ * select reads file-info only, its cost independent of the rows, and every read of row keys is
+ * in {@link #compact}, which holds no store lock. The layout read in select is immutable, so the
+ * plan and the files it names stay consistent until HBase commits the outputs.
  */
 @InterfaceAudience.Private
 final class RlsmCompactionContext extends CompactionContext {
@@ -50,6 +54,11 @@ final class RlsmCompactionContext extends CompactionContext {
     this.stats = stats;
   }
 
+  /** The selected plan, or null before {@link #select} or when it found nothing to do. */
+  CompactionPlan plan() {
+    return plan;
+  }
+
   @Override
   public List<HStoreFile> preSelect(List<HStoreFile> filesCompacting) {
     return Collections.emptyList();
@@ -69,8 +78,7 @@ final class RlsmCompactionContext extends CompactionContext {
       // references (a daughter or merged region) are rewritten whole into this region's own
       // Level-1, as HBase compacts a daughter's references: only then can it split again and
       // its parents be archived
-      plan = planner.plan(state.level0Summaries(), before, forceMajor || state.references,
-        new RlsmStoreRows(state));
+      plan = planner.plan(state.level0Summaries(), before, forceMajor || state.references);
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
@@ -102,7 +110,13 @@ final class RlsmCompactionContext extends CompactionContext {
         + " files a coprocessor forced; nothing was changed");
     }
     long start = EnvironmentEdgeManager.currentTime();
-    RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, retired)
+    List<CompactionPlan.Target> targets;
+    try {
+      targets = plan.targets(new RlsmStoreRows(state));
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, targets, retired)
       .run(request, throughputController, user);
     long millis = EnvironmentEdgeManager.currentTime() - start;
     long retiredBytes = 0;
@@ -114,10 +128,11 @@ final class RlsmCompactionContext extends CompactionContext {
     long freed = Math.max(0, retiredBytes - r.dataBytes);
     stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes, freed,
       plan.linkedVictims().size(), millis);
-    LOG.info("RLSM {} of {} wrote {} data bytes in {} files and a {}-byte manifest, read {}"
-      + " bytes, linked {} files, retired {} files, freed {} bytes, in {} ms; store counters: {}",
+    LOG.info("RLSM {} of {} wrote {} data bytes in {} files and a {}-byte manifest of {}"
+      + " partitions, read {} bytes, linked {} files, retired {} files, freed {} bytes, in {} ms;"
+      + " store counters: {}",
       plan.kind(), store, r.dataBytes, r.paths.size() - (r.manifestBytes > 0 ? 1 : 0),
-      r.manifestBytes, r.readBytes,
+      r.manifestBytes, targets.size(), r.readBytes,
       plan.linkedVictims().size(), retired.size(), freed, millis, stats);
     return r.paths;
   }

@@ -54,15 +54,18 @@ final class RlsmCompactionRunner {
   private final HStore store;
   private final RlsmStoreFileManager.State state;
   private final CompactionPlan plan;
+  /** The plan's layout, computed from its rows before the run (outside the store's locks). */
+  private final List<CompactionPlan.Target> targets;
   private final Collection<String> retired;
   /** First and last row written per target index, for {@link #clip}. */
   private final Map<Integer, byte[][]> written = new HashMap<>();
 
   RlsmCompactionRunner(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
-    Collection<String> retired) {
+    List<CompactionPlan.Target> targets, Collection<String> retired) {
     this.store = store;
     this.state = state;
     this.plan = plan;
+    this.targets = targets;
     this.retired = retired;
   }
 
@@ -215,7 +218,6 @@ final class RlsmCompactionRunner {
   private void route(InternalScanner scanner, ThroughputController tc, String throttleName,
     WriterFactory factory, Map<Integer, RlsmV2Writer> byTarget, List<RlsmV2Writer> writers)
     throws IOException, InterruptedException {
-    List<CompactionPlan.Target> targets = plan.targets();
     // as HBase's Compactor: let the scanner release the blocks behind written cells now and then
     long shipLimit = 2L * store.getColumnFamilyDescriptor().getBlocksize();
     long sinceShip = 0;
@@ -327,7 +329,6 @@ final class RlsmCompactionRunner {
     Map<RlsmV2Writer, RowStats> segmentStats, Result result) throws IOException {
     List<PartitionDescriptor> parts = new ArrayList<>();
     List<PartitionStats> stats = new ArrayList<>();
-    List<CompactionPlan.Target> targets = plan.targets();
     for (int i = 0; i < targets.size(); i++) {
       CompactionPlan.Target t = targets.get(i);
       List<String> segments = new ArrayList<>(t.keep);

@@ -45,8 +45,18 @@ final class RlsmLayouts {
     }
   }
 
+  /** How a test works off the compactions a round of flushes calls for. */
+  interface Settling {
+    void settle(HRegion r) throws IOException;
+  }
+
   /** {@code rounds} rounds of three overlapping flushes of rows around 0..1200+150*round. */
   static void load(HRegion r, int rounds) throws IOException {
+    load(r, rounds, RlsmLayouts::compactUntilSettled);
+  }
+
+  /** As {@link #load(HRegion, int)}, each round settled by {@code settling}. */
+  static void load(HRegion r, int rounds, Settling settling) throws IOException {
     byte[] pad = Bytes.toBytes("x".repeat(100));
     for (int round = 0; round < rounds; round++) {
       for (int f = 0; f < 3; f++) {
@@ -57,7 +67,7 @@ final class RlsmLayouts {
         }
         r.flush(true);
       }
-      compactUntilSettled(r);
+      settling.settle(r);
     }
   }
 }

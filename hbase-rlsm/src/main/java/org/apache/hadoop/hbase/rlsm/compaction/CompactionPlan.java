@@ -10,12 +10,19 @@ import java.util.Set;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * One compaction, as data: the complete Level-1 layout after it ({@link #targets()}), the files
- * whose cells are read through HBase's compaction scanner ({@link #inputs()}, each restricted to
- * the key ranges in which it was valid before), and whether delete markers may be dropped. The
- * engine glue's compaction runner routes every cell the scanner yields to the target whose range
- * holds its row and writes one new segment per target that received cells; the new manifest
- * lists, per target, its kept segments plus that new one.
+ * One compaction, as data: the files whose cells are read through HBase's compaction scanner
+ * ({@link #inputs()}, each restricted to the key ranges in which it was valid before), the files
+ * some partition still lists after it ({@link #referenced()}, so the retired ones are known at
+ * selection), whether delete markers may be dropped, and the complete Level-1 layout after it
+ * ({@link #targets}). The engine glue's compaction runner routes every cell the scanner yields to
+ * the target whose range holds its row and writes one new segment per target that received
+ * cells; the new manifest lists, per target, its kept segments plus that new one.
+ *
+ * <p>Two halves: everything but the layout is chosen from file summaries alone, when HBase selects
+ * the compaction while holding the store's locks (a flush commit waits for them); the layout of a
+ * plan that places rows (a range-append, a major compaction, a split at the median row) is
+ * computed by the runner on the compaction thread, from the rows of the files it names
+ * ({@link Layout}). Invariant: the layout lists exactly the {@link #referenced()} files.
  */
 public final class CompactionPlan {
   /** What the plan does; also the counter its written bytes are booked to. */
@@ -68,20 +75,46 @@ public final class CompactionPlan {
     }
   }
 
+  /**
+   * The Level-1 layout after a plan, computed from rows: the only step of a compaction's planning
+   * that reads data, run on the compaction thread outside the store's locks.
+   */
+  @FunctionalInterface
+  public interface Layout {
+    /**
+     * @param rows the row keys of the store's files
+     * @return the partitions after the plan, ascending and disjoint
+     * @throws java.io.UncheckedIOException when rows cannot be read, or the layout turns out
+     *                                      impossible (nothing was written yet)
+     */
+    List<Target> targets(RowSource rows);
+  }
+
   private final Kind kind;
   private final String reason;
-  private final List<Target> targets;
+  private final Layout layout;
+  private final Set<String> referenced;
   private final Map<String, List<byte[][]>> inputs;
   private final boolean dropDeletes;
   private final List<String> appendedVictims;
   private final List<String> linkedVictims;
 
+  /** A plan whose layout is known without reading rows. */
   CompactionPlan(Kind kind, String reason, List<Target> targets,
+    Map<String, List<byte[][]>> inputs, boolean dropDeletes, List<String> appendedVictims,
+    List<String> linkedVictims) {
+    this(kind, reason, fixed(targets), keptBy(targets), inputs, dropDeletes, appendedVictims,
+      linkedVictims);
+  }
+
+  /** A plan whose layout follows from rows; {@code referenced} is what it will keep. */
+  CompactionPlan(Kind kind, String reason, Layout layout, Set<String> referenced,
     Map<String, List<byte[][]>> inputs, boolean dropDeletes, List<String> appendedVictims,
     List<String> linkedVictims) {
     this.kind = kind;
     this.reason = reason;
-    this.targets = Collections.unmodifiableList(targets);
+    this.layout = layout;
+    this.referenced = Collections.unmodifiableSet(new LinkedHashSet<>(referenced));
     this.inputs = Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
     this.dropDeletes = dropDeletes;
     this.appendedVictims = Collections.unmodifiableList(appendedVictims);
@@ -96,9 +129,26 @@ public final class CompactionPlan {
     return reason;
   }
 
-  /** The whole Level-1 layout after this compaction, ascending and disjoint. */
-  public List<Target> targets() {
-    return targets;
+  private static Layout fixed(List<Target> targets) {
+    List<Target> copy = Collections.unmodifiableList(new ArrayList<>(targets));
+    return rows -> copy;
+  }
+
+  /** Every file some target keeps. */
+  static Set<String> keptBy(List<Target> targets) {
+    Set<String> s = new LinkedHashSet<>();
+    for (Target t : targets) {
+      s.addAll(t.keep);
+    }
+    return s;
+  }
+
+  /**
+   * The whole Level-1 layout after this compaction, ascending and disjoint; reads the rows it
+   * places from {@code rows} (the runner's step, never the selection's).
+   */
+  public List<Target> targets(RowSource rows) {
+    return layout.targets(rows);
   }
 
   /**
@@ -121,19 +171,15 @@ public final class CompactionPlan {
     return linkedVictims;
   }
 
-  /** Every file named by some target. */
+  /** Every file some target of the layout after the plan keeps (known at selection). */
   public Set<String> referenced() {
-    Set<String> s = new LinkedHashSet<>();
-    for (Target t : targets) {
-      s.addAll(t.keep);
-    }
-    return s;
+    return referenced;
   }
 
   @Override
   public String toString() {
-    return kind + " (" + reason + "): " + inputs.size() + " inputs, " + targets.size()
-      + " partitions after, dropDeletes=" + dropDeletes + ", appended=" + appendedVictims
+    return kind + " (" + reason + "): " + inputs.size() + " inputs, " + referenced.size()
+      + " files kept, dropDeletes=" + dropDeletes + ", appended=" + appendedVictims
       + ", linked=" + linkedVictims;
   }
 }

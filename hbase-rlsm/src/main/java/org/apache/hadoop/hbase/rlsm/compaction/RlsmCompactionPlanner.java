@@ -1,7 +1,6 @@
 package org.apache.hadoop.hbase.rlsm.compaction;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -9,20 +8,20 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Kind;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Target;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
-import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
- * RLSM). In order of priority: a user major compaction; a range-append when Level-0 has reached
- * the trigger; a split of a partition above the split size; a chain clean-up of a partition with
- * too many segments or too much superseded data; a merge of two small neighbours. A family that is
- * leaving RLSM ({@code hbase.rlsm.leave}) gets only whole-store rewrites into one plain HFile,
- * whenever a major compaction is requested, Level-1 is not empty or Level-0 reaches the trigger.
+ * RLSM): file-info only (key ranges, row counts, sketches), never a data block, so selection
+ * costs the same whatever the rows. In order of priority: a user major compaction; a range-append
+ * when Level-0 has reached the trigger; a split of a partition above the split size; a chain
+ * clean-up of a partition with too many segments or too much superseded data; a merge of two
+ * small neighbours. A family that is leaving RLSM ({@code hbase.rlsm.leave}) gets only
+ * whole-store rewrites into one plain HFile, whenever a major compaction is requested, Level-1 is
+ * not empty or Level-0 reaches the trigger.
  *
  * <p>Invariant: no plan leaves a partition with more than {@code maxSegments} segments. A
  * range-append that would push a partition past the bound rewrites that partition with its new
@@ -46,7 +45,7 @@ public final class RlsmCompactionPlanner {
     }
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
-      if (p.bytes > config.splitBytes || p.segments.size() > config.maxSegments
+      if ((p.bytes > config.splitBytes && divisible(p)) || p.segments.size() > config.maxSegments
         || (p.segments.size() > 1 && p.deadFraction() > config.maxDeadFraction)) {
         return true;
       }
@@ -63,27 +62,28 @@ public final class RlsmCompactionPlanner {
       && a.bytes + b.bytes <= config.splitBytes;
   }
 
-  /** The next compaction, or null when there is nothing to do. */
+  /**
+   * The next compaction, or null when there is nothing to do. Reads nothing but the summaries:
+   * HBase selects under the store's locks, which a flush commit waits for; the rows a plan
+   * places are read by its {@link CompactionPlan.Layout} on the compaction thread.
+   */
   public CompactionPlan plan(List<FileSummary> level0, List<PartitionSummary> partitions,
-    boolean major, RowSource rows) {
+    boolean major) {
     if (config.leave) {
       boolean work = major || !partitions.isEmpty() || level0.size() >= config.l0Trigger;
       return work && (!level0.isEmpty() || !partitions.isEmpty())
         ? leave(level0, partitions, major) : null;
     }
     if (major && (!level0.isEmpty() || !partitions.isEmpty())) {
-      return major(level0, partitions, rows);
+      return major(level0, partitions);
     }
     if (level0.size() >= config.l0Trigger) {
-      return append(level0, partitions, rows);
+      return append(level0, partitions);
     }
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
-      if (p.bytes > config.splitBytes) {
-        CompactionPlan split = split(level0, partitions, i, rows);
-        if (split != null) {
-          return split;
-        }
+      if (p.bytes > config.splitBytes && divisible(p)) {
+        return split(level0, partitions, i);
       }
     }
     for (int i = 0; i < partitions.size(); i++) {
@@ -131,142 +131,101 @@ public final class RlsmCompactionPlanner {
     return new RangeTree<>(partitions, p -> p.low, p -> p.high);
   }
 
-  private CompactionPlan append(List<FileSummary> level0, List<PartitionSummary> partitions,
-    RowSource rows) {
+  private CompactionPlan append(List<FileSummary> level0, List<PartitionSummary> partitions) {
     RangeTree<PartitionSummary> tree = tree(partitions);
     List<FileSummary> victims = orderVictims(level0, tree);
     if (victims.size() > config.maxVictims) {
       victims = victims.subList(0, config.maxVictims);
     }
     Map<PartitionSummary, List<FileSummary>> links = new LinkedHashMap<>();
+    List<FileSummary> placed = new ArrayList<>();
     List<String> appended = new ArrayList<>();
     Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
-    TreeSet<byte[]> appendedRows = new TreeSet<>(Bytes.BYTES_COMPARATOR);
     for (FileSummary v : victims) {
       PartitionSummary p = unionTarget(v, tree);
       if (p != null) {
         links.computeIfAbsent(p, k -> new ArrayList<>()).add(v);
       } else {
+        placed.add(v);
         appended.add(v.name);
         inputs.put(v.name, List.of());
-        appendedRows.addAll(Arrays.asList(rows.rows(v.name, null, null)));
       }
     }
-    byte[][] lows = new byte[partitions.size()][];
-    byte[][] highs = new byte[partitions.size()][];
-    for (int i = 0; i < partitions.size(); i++) {
-      lows[i] = partitions.get(i).low;
-      highs[i] = partitions.get(i).high;
-    }
-    RowPlacement placement = RowPlacement.place(lows, highs,
-      appendedRows.toArray(new byte[0][]), config.newPartitionMinRows);
-    int[] received = new int[placement.ranges().size()];
-    for (int i = 0; i < appendedRows.size(); i++) {
-      received[placement.target(i)]++;
-    }
-    List<Target> targets = new ArrayList<>();
+    List<String> placedNames = new ArrayList<>(appended);
+    boolean[] folded = new boolean[partitions.size()];
+    Set<String> referenced = new LinkedHashSet<>();
     List<String> linked = new ArrayList<>();
-    int folded = 0;
-    for (int t = 0; t < received.length; t++) {
-      RowPlacement.Range r = placement.ranges().get(t);
-      List<String> keep = new ArrayList<>();
-      RowStats kept = RowStats.EMPTY;
-      if (r.existing >= 0) {
-        PartitionSummary p = partitions.get(r.existing);
-        List<FileSummary> l = links.getOrDefault(p, List.of());
-        if (p.segments.size() + l.size() + (received[t] > 0 ? 1 : 0) > config.maxSegments) {
-          // The hard bound: the append rewrites the partition's segments (in its range) and its
-          // union-set victims together with its new rows into one segment.
-          folded++;
-          for (String seg : p.segments) {
-            inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
-          }
-          for (FileSummary v : l) {
-            inputs.put(v.name, List.of());
-            appended.add(v.name);
-          }
-        } else {
-          keep.addAll(p.segments);
-          l.forEach(v -> keep.add(v.name));
-          l.forEach(v -> linked.add(v.name));
-          kept = keptStats(p, r.low, r.high, l);
+    int foldedCount = 0;
+    for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
+      List<FileSummary> l = links.getOrDefault(p, List.of());
+      int newSegment = mayReceive(placed, partitions, i) ? 1 : 0;
+      if (p.segments.size() + l.size() + newSegment > config.maxSegments) {
+        // The hard bound: the append rewrites the partition's segments (in its range) and its
+        // union-set victims together with its new rows into one segment.
+        folded[i] = true;
+        foldedCount++;
+        for (String seg : p.segments) {
+          inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
         }
+        for (FileSummary v : l) {
+          inputs.put(v.name, List.of());
+          appended.add(v.name);
+        }
+      } else {
+        referenced.addAll(p.segments);
+        l.forEach(v -> referenced.add(v.name));
+        l.forEach(v -> linked.add(v.name));
       }
-      targets.add(new Target(r.low, r.high, keep, kept));
     }
     String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger
-      + (folded == 0 ? "" : ", " + folded + " partitions at the bound of " + config.maxSegments
-        + " segments folded in");
-    return new CompactionPlan(Kind.APPEND, reason, targets, inputs, false, appended, linked);
+      + (foldedCount == 0 ? "" : ", " + foldedCount + " partitions at the bound of "
+        + config.maxSegments + " segments folded in");
+    return new CompactionPlan(Kind.APPEND, reason,
+      PlacedLayouts.append(partitions, folded, links, placedNames, config.newPartitionMinRows),
+      referenced, inputs, false, appended, linked);
   }
 
   /**
-   * Statistics of a partition's segments and its linked files inside its range after an append
-   * ({@code [low, high]}, the old range or a wider one), or null when unknown: a wider range may
-   * hold more rows of a segment shared with a neighbour, and a file without a sketch has no
-   * statistics. Linked files lie inside the old range.
+   * Whether rows of the {@code placed} files may go to partition {@code i}: whether a file's key
+   * range meets the partition's range or the gap before it (whose rows widen it when too few for
+   * a new partition), or, for the last partition, the gap after it. From the files' first and
+   * last rows only, so it may say yes for a partition that then receives nothing: the segment
+   * bound is then kept by a fold the append did not strictly need.
    */
-  private static RowStats keptStats(PartitionSummary p, byte[] low, byte[] high,
-    List<FileSummary> linked) {
-    boolean sameRange = Bytes.equals(low, p.low) && Bytes.equals(high, p.high);
-    RowStats s = sameRange || p.exclusive ? p.stats : null;
-    for (FileSummary f : linked) {
-      RowStats fs = f.stats();
-      s = s == null || fs == null ? null : s.plus(fs);
+  private static boolean mayReceive(List<FileSummary> placed, List<PartitionSummary> partitions,
+    int i) {
+    byte[] after = i == 0 ? null : partitions.get(i - 1).high; // exclusive
+    byte[] upTo = i == partitions.size() - 1 ? null : partitions.get(i).high; // inclusive
+    for (FileSummary f : placed) {
+      if (
+        f.rows > 0 && (upTo == null || Bytes.compareTo(f.first, upTo) <= 0)
+          && (after == null || Bytes.compareTo(f.last, after) > 0)
+      ) {
+        return true;
+      }
     }
-    return s;
+    return false;
+  }
+
+  /**
+   * Whether partition {@code p} can be divided: its range and its recorded distinct rows (exact
+   * up to the sketch's exact size) both allow two halves.
+   */
+  private static boolean divisible(PartitionSummary p) {
+    return p.distinctRows >= 2 && !Bytes.equals(p.low, p.high);
   }
 
   private CompactionPlan split(List<FileSummary> level0, List<PartitionSummary> partitions,
-    int i, RowSource rows) {
+    int i) {
     PartitionSummary p = partitions.get(i);
-    List<byte[]> all = new ArrayList<>();
-    for (String seg : p.segments) {
-      all.addAll(Arrays.asList(rows.rows(seg, p.low, p.high)));
-    }
-    byte[][] keys = all.toArray(new byte[0][]);
-    if (keys.length < 2) {
-      return null;
-    }
-    QuickselectPartitioner<byte[]> qs = new QuickselectPartitioner<>(Bytes.BYTES_COMPARATOR);
-    byte[] median = qs.select(keys, keys.length, keys.length / 2);
-    byte[] below = null; // largest row < median
-    byte[] above = null; // smallest row > median
-    for (byte[] k : keys) {
-      int c = Bytes.compareTo(k, median);
-      if (c < 0 && (below == null || Bytes.compareTo(k, below) > 0)) {
-        below = k;
-      } else if (c > 0 && (above == null || Bytes.compareTo(k, above) < 0)) {
-        above = k;
-      }
-    }
-    byte[][] lower;
-    byte[][] upper;
-    if (below != null) {
-      lower = new byte[][] { p.low, below };
-      upper = new byte[][] { median, p.high };
-    } else if (above != null) {
-      lower = new byte[][] { p.low, median };
-      upper = new byte[][] { above, p.high };
-    } else {
-      return null; // a single distinct row cannot be divided
-    }
-    String reason = String.format("%d bytes > %d, median %s", p.bytes, config.splitBytes,
-      Bytes.toStringBinary(median));
-    List<Target> targets = new ArrayList<>();
-    Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
+    String reason = String.format("%d bytes > %d", p.bytes, config.splitBytes);
     boolean index = config.splitMode == RlsmCompactionConfig.SplitMode.INDEX;
+    Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
+    Set<String> referenced = new LinkedHashSet<>();
     for (int j = 0; j < partitions.size(); j++) {
-      PartitionSummary q = partitions.get(j);
-      if (j != i) {
-        targets.add(new Target(q.low, q.high, q.segments, q.stats));
-      } else if (index) {
-        RowStats[] halves = halves(keys, lower[1], p.bytes);
-        targets.add(new Target(lower[0], lower[1], p.segments, halves[0]));
-        targets.add(new Target(upper[0], upper[1], p.segments, halves[1]));
-      } else {
-        targets.add(new Target(lower[0], lower[1], List.of(), RowStats.EMPTY));
-        targets.add(new Target(upper[0], upper[1], List.of(), RowStats.EMPTY));
+      if (j != i || index) {
+        referenced.addAll(partitions.get(j).segments);
       }
     }
     if (!index) {
@@ -274,29 +233,8 @@ public final class RlsmCompactionPlanner {
         inputs.put(seg, List.<byte[][]> of(new byte[][] { p.low, p.high }));
       }
     }
-    return new CompactionPlan(Kind.SPLIT, reason, targets, inputs,
-      !index && mayDropDeletes(level0, p.low, p.high), List.of(), List.of());
-  }
-
-  /**
-   * The statistics of the two halves of an index split, from the rows read for the median (a row
-   * once per segment holding it); bytes are shared in proportion to the entries.
-   */
-  private static RowStats[] halves(byte[][] keys, byte[] lowerHigh, long bytes) {
-    RowSketch lowerRows = new RowSketch();
-    RowSketch upperRows = new RowSketch();
-    long lowerEntries = 0;
-    for (byte[] k : keys) {
-      if (Bytes.compareTo(k, lowerHigh) <= 0) {
-        lowerRows.add(k);
-        lowerEntries++;
-      } else {
-        upperRows.add(k);
-      }
-    }
-    long lowerBytes = (long) ((double) bytes * lowerEntries / keys.length);
-    return new RowStats[] { new RowStats(lowerEntries, lowerBytes, lowerRows),
-      new RowStats(keys.length - lowerEntries, bytes - lowerBytes, upperRows) };
+    return new CompactionPlan(Kind.SPLIT, reason, PlacedLayouts.split(partitions, i, index),
+      referenced, inputs, !index && mayDropDeletes(level0, p.low, p.high), List.of(), List.of());
   }
 
   /** Rewrites partitions {@code from..to} (inclusive, adjacent) into one partition. */
@@ -323,34 +261,21 @@ public final class RlsmCompactionPlanner {
       List.of(), List.of());
   }
 
-  private CompactionPlan major(List<FileSummary> level0, List<PartitionSummary> partitions,
-    RowSource rows) {
+  private CompactionPlan major(List<FileSummary> level0, List<PartitionSummary> partitions) {
     Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
-    TreeSet<byte[]> l0Rows = new TreeSet<>(Bytes.BYTES_COMPARATOR);
     List<String> victims = new ArrayList<>();
     for (FileSummary f : level0) {
       inputs.put(f.name, List.of());
       victims.add(f.name);
-      l0Rows.addAll(Arrays.asList(rows.rows(f.name, null, null)));
     }
-    byte[][] lows = new byte[partitions.size()][];
-    byte[][] highs = new byte[partitions.size()][];
-    for (int i = 0; i < partitions.size(); i++) {
-      PartitionSummary p = partitions.get(i);
-      lows[i] = p.low;
-      highs[i] = p.high;
+    for (PartitionSummary p : partitions) {
       for (String seg : p.segments) {
         inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
       }
     }
-    RowPlacement placement =
-      RowPlacement.place(lows, highs, l0Rows.toArray(new byte[0][]), config.newPartitionMinRows);
-    List<Target> targets = new ArrayList<>();
-    for (RowPlacement.Range r : placement.ranges()) {
-      targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
-    }
-    return new CompactionPlan(Kind.MAJOR, "major compaction requested", targets, inputs, true,
-      victims, List.of());
+    return new CompactionPlan(Kind.MAJOR, "major compaction requested",
+      PlacedLayouts.major(partitions, victims, config.newPartitionMinRows), Set.of(), inputs,
+      true, victims, List.of());
   }
 
   /**

@@ -8,6 +8,11 @@
  * org.apache.hadoop.hbase.rlsm.compaction.LayoutUnion}). The engine glue turns a {@link
  * org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan} into files.
  *
+ * <p>Selection reads no data: the planner decides from file-info summaries (ranges, counts,
+ * sketches) what to compact and what is retired; only a plan's layout (row placement, a split's
+ * median; {@code PlacedLayouts}) reads rows, when the
+ * engine glue runs the plan outside HBase's store locks.
+ *
  * <p>Layering: uses {@code rlsm.index} and {@code rlsm.format} only. Invariants of every plan:
  * partition ranges stay closed, disjoint and ascending; every row of every appended victim is
  * routed to exactly one partition whose (possibly widened or new) range holds it.

@@ -1,0 +1,200 @@
+package org.apache.hadoop.hbase.rlsm.compaction;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Layout;
+import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan.Target;
+import org.apache.hadoop.hbase.rlsm.index.RowSketch;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The layouts of the plans that place rows, computed by the compaction runner from the rows of
+ * the files the plan names (docs/architecture.md, "Level-1 and compaction"): a range-append's and
+ * a major compaction's Level-0 rows go to partitions and gaps ({@link RowPlacement}), an
+ * oversized partition is divided at its median row ({@link QuickselectPartitioner}). The
+ * selection fixed everything else (victims, inputs, which partitions fold their segments in, so
+ * which files are retired); a layout only draws the ranges, and keeps exactly the files the
+ * selection said it would.
+ */
+final class PlacedLayouts {
+  private PlacedLayouts() {
+  }
+
+  private static byte[][] lows(List<PartitionSummary> partitions) {
+    byte[][] lows = new byte[partitions.size()][];
+    for (int i = 0; i < lows.length; i++) {
+      lows[i] = partitions.get(i).low;
+    }
+    return lows;
+  }
+
+  private static byte[][] highs(List<PartitionSummary> partitions) {
+    byte[][] highs = new byte[partitions.size()][];
+    for (int i = 0; i < highs.length; i++) {
+      highs[i] = partitions.get(i).high;
+    }
+    return highs;
+  }
+
+  /** The distinct rows of whole files, ascending. */
+  private static byte[][] rowsOf(List<String> files, RowSource rows) {
+    TreeSet<byte[]> all = new TreeSet<>(Bytes.BYTES_COMPARATOR);
+    for (String f : files) {
+      all.addAll(Arrays.asList(rows.rows(f, null, null)));
+    }
+    return all.toArray(new byte[0][]);
+  }
+
+  /**
+   * A range-append: the rows of {@code placed} go to partitions and gaps; a partition keeps its
+   * segments and its linked files unless {@code folded} (its segments are inputs, it starts with
+   * nothing kept); a new partition keeps nothing.
+   */
+  static Layout append(List<PartitionSummary> partitions, boolean[] folded,
+    Map<PartitionSummary, List<FileSummary>> links, List<String> placed, int minRows) {
+    return rows -> {
+      RowPlacement placement = RowPlacement.place(lows(partitions), highs(partitions),
+        rowsOf(placed, rows), minRows);
+      List<Target> targets = new ArrayList<>();
+      for (RowPlacement.Range r : placement.ranges()) {
+        if (r.existing < 0 || folded[r.existing]) {
+          targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
+          continue;
+        }
+        PartitionSummary p = partitions.get(r.existing);
+        List<FileSummary> l = links.getOrDefault(p, List.of());
+        List<String> keep = new ArrayList<>(p.segments);
+        l.forEach(v -> keep.add(v.name));
+        targets.add(new Target(r.low, r.high, keep, keptStats(p, r.low, r.high, l)));
+      }
+      return targets;
+    };
+  }
+
+  /**
+   * Statistics of a partition's segments and its linked files inside its range after an append
+   * ({@code [low, high]}, the old range or a wider one), or null when unknown: a wider range may
+   * hold more rows of a segment shared with a neighbour, and a file without a sketch has no
+   * statistics. Linked files lie inside the old range.
+   */
+  private static RowStats keptStats(PartitionSummary p, byte[] low, byte[] high,
+    List<FileSummary> linked) {
+    boolean sameRange = Bytes.equals(low, p.low) && Bytes.equals(high, p.high);
+    RowStats s = sameRange || p.exclusive ? p.stats : null;
+    for (FileSummary f : linked) {
+      RowStats fs = f.stats();
+      s = s == null || fs == null ? null : s.plus(fs);
+    }
+    return s;
+  }
+
+  /** A major compaction: the partitions' ranges, widened or joined by the Level-0 rows. */
+  static Layout major(List<PartitionSummary> partitions, List<String> level0, int minRows) {
+    return rows -> {
+      RowPlacement placement = RowPlacement.place(lows(partitions), highs(partitions),
+        rowsOf(level0, rows), minRows);
+      List<Target> targets = new ArrayList<>();
+      for (RowPlacement.Range r : placement.ranges()) {
+        targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
+      }
+      return targets;
+    };
+  }
+
+  /**
+   * Partition {@code i} divided at the median of its segments' rows in range (each row once per
+   * segment holding it); by index (both halves keep the segments) or by rewrite (both start
+   * empty). The others stay as they are.
+   * @throws UncheckedIOException from the layout when the rows hold fewer than two distinct
+   *                              rows (the selection excludes such partitions by their sketch)
+   */
+  static Layout split(List<PartitionSummary> partitions, int i, boolean index) {
+    return rows -> {
+      PartitionSummary p = partitions.get(i);
+      List<byte[]> all = new ArrayList<>();
+      for (String seg : p.segments) {
+        all.addAll(Arrays.asList(rows.rows(seg, p.low, p.high)));
+      }
+      byte[][] keys = all.toArray(new byte[0][]);
+      byte[][][] halves = halves(keys);
+      if (halves == null) {
+        throw new UncheckedIOException(new IOException("partition [" + Bytes.toStringBinary(p.low)
+          + ", " + Bytes.toStringBinary(p.high) + "] holds fewer than two distinct rows and "
+          + "cannot be split; nothing was written"));
+      }
+      byte[][] lower = { p.low, halves[0][1] };
+      byte[][] upper = { halves[1][0], p.high };
+      List<Target> targets = new ArrayList<>();
+      for (int j = 0; j < partitions.size(); j++) {
+        PartitionSummary q = partitions.get(j);
+        if (j != i) {
+          targets.add(new Target(q.low, q.high, q.segments, q.stats));
+        } else if (index) {
+          RowStats[] stats = halfStats(keys, lower[1], p.bytes);
+          targets.add(new Target(lower[0], lower[1], p.segments, stats[0]));
+          targets.add(new Target(upper[0], upper[1], p.segments, stats[1]));
+        } else {
+          targets.add(new Target(lower[0], lower[1], List.of(), RowStats.EMPTY));
+          targets.add(new Target(upper[0], upper[1], List.of(), RowStats.EMPTY));
+        }
+      }
+      return targets;
+    };
+  }
+
+  /**
+   * The bounds next to the median of {@code keys}: {@code {{_, lower high}, {upper low, _}}}, the
+   * median ending the lower half when a smaller row exists, else starting the upper one; null
+   * for fewer than two distinct rows.
+   */
+  private static byte[][][] halves(byte[][] keys) {
+    if (keys.length < 2) {
+      return null;
+    }
+    QuickselectPartitioner<byte[]> qs = new QuickselectPartitioner<>(Bytes.BYTES_COMPARATOR);
+    byte[] median = qs.select(keys, keys.length, keys.length / 2);
+    byte[] below = null; // largest row < median
+    byte[] above = null; // smallest row > median
+    for (byte[] k : keys) {
+      int c = Bytes.compareTo(k, median);
+      if (c < 0 && (below == null || Bytes.compareTo(k, below) > 0)) {
+        below = k;
+      } else if (c > 0 && (above == null || Bytes.compareTo(k, above) < 0)) {
+        above = k;
+      }
+    }
+    if (below != null) {
+      return new byte[][][] { { null, below }, { median, null } };
+    }
+    if (above != null) {
+      return new byte[][][] { { null, median }, { above, null } };
+    }
+    return null;
+  }
+
+  /**
+   * The statistics of the two halves of an index split, from the rows read for the median (a row
+   * once per segment holding it); bytes are shared in proportion to the entries.
+   */
+  private static RowStats[] halfStats(byte[][] keys, byte[] lowerHigh, long bytes) {
+    RowSketch lowerRows = new RowSketch();
+    RowSketch upperRows = new RowSketch();
+    long lowerEntries = 0;
+    for (byte[] k : keys) {
+      if (Bytes.compareTo(k, lowerHigh) <= 0) {
+        lowerRows.add(k);
+        lowerEntries++;
+      } else {
+        upperRows.add(k);
+      }
+    }
+    long lowerBytes = (long) ((double) bytes * lowerEntries / keys.length);
+    return new RowStats[] { new RowStats(lowerEntries, lowerBytes, lowerRows),
+      new RowStats(keys.length - lowerEntries, bytes - lowerBytes, upperRows) };
+  }
+}
