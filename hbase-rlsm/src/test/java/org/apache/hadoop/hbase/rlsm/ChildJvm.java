@@ -3,7 +3,9 @@ package org.apache.hadoop.hbase.rlsm;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import java.io.File;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,6 +23,32 @@ public final class ChildJvm {
   /** java [jvmOptions] -cp (this class path) main args; standard error is discarded. */
   public static Process start(List<String> jvmOptions, Class<?> main, String... args)
     throws IOException {
+    return new ProcessBuilder(command(jvmOptions, main, args))
+      .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+  }
+
+  /**
+   * java [jvmOptions] -cp (this class path) main args with standard output and error appended to
+   * log, for a child whose output is read by a person, not by the test.
+   */
+  public static Process start(List<String> jvmOptions, File log, Class<?> main, String... args)
+    throws IOException {
+    return new ProcessBuilder(command(jvmOptions, main, args)).redirectErrorStream(true)
+      .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+  }
+
+  /** The JDK module flags ({@code --add-opens}, {@code --add-exports}) of this JVM. */
+  public static List<String> moduleFlags() {
+    List<String> flags = new ArrayList<>();
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (a.startsWith("--add-")) {
+        flags.add(a);
+      }
+    }
+    return flags;
+  }
+
+  private static List<String> command(List<String> jvmOptions, Class<?> main, String... args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(System.getProperty("java.home") + "/bin/java");
     cmd.addAll(jvmOptions);
@@ -28,7 +56,7 @@ public final class ChildJvm {
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(main.getName());
     cmd.addAll(Arrays.asList(args));
-    return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    return cmd;
   }
 
   /**

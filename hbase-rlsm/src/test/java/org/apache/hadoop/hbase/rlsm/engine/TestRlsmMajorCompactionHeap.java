@@ -4,7 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.File;
-import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,12 +42,7 @@ public class TestRlsmMajorCompactionHeap {
     File work = new File("target/major-heap");
     FileUtil.fullyDelete(work);
     // the JDK 17 module flags HBase needs, as this JVM got them
-    List<String> options = new ArrayList<>();
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-")) {
-        options.add(a);
-      }
-    }
+    List<String> options = new ArrayList<>(ChildJvm.moduleFlags());
     options.addAll(List.of("-Xmx" + HEAP_MB + "m", "-XX:+UseSerialGC",
       "-XX:+ExitOnOutOfMemoryError"));
     String out = ChildJvm.output(ChildJvm.start(options, MajorCompactionChild.class,
