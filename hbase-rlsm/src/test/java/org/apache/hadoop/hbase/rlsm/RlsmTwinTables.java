@@ -19,6 +19,8 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
@@ -108,6 +110,28 @@ public final class RlsmTwinTables {
     for (TableName tn : new TableName[] { rlsm, dflt }) {
       util.getAdmin().flush(tn);
       util.compact(tn, true);
+    }
+  }
+
+  /**
+   * A major compaction that runs whole on both tables. One asked for while a system compaction
+   * (after a flush, split or merge) holds some of a store's files does not run there, on either
+   * engine, so one table could keep delete markers or versions the other purged. Waits until no
+   * region of either table has a compaction queued or running, compacts, and waits again.
+   */
+  public void majorCompactWhole() throws Exception {
+    awaitCompactionsIdle();
+    for (TableName tn : new TableName[] { rlsm, dflt }) {
+      util.compact(tn, true);
+    }
+    awaitCompactionsIdle();
+  }
+
+  private void awaitCompactionsIdle() throws Exception {
+    for (TableName tn : new TableName[] { rlsm, dflt }) {
+      for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
+        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> RlsmStoreProbe.compactionsIdle(r));
+      }
     }
   }
 

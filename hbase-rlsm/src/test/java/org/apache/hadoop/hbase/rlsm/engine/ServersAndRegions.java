@@ -23,7 +23,6 @@ import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
-import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
@@ -246,22 +245,7 @@ final class ServersAndRegions {
 
   void majorCompact(RlsmTwinTables twins) throws Exception {
     twins.flushAndMajorCompact();
-    awaitCompactionsIdle(twins);
-    // a major compaction asked for while a system compaction (after a split or merge) held some
-    // of a store's files did not run there, on either engine: the default table could keep
-    // versions beyond its limit that RLSM purged, or the reverse. Once idle, each runs whole.
-    for (TableName tn : new TableName[] { twins.rlsm, twins.dflt }) {
-      util.compact(tn, true);
-    }
-    awaitCompactionsIdle(twins);
-  }
-
-  private void awaitCompactionsIdle(RlsmTwinTables twins) throws Exception {
-    for (TableName tn : new TableName[] { twins.rlsm, twins.dflt }) {
-      for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
-        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> RlsmStoreProbe.compactionsIdle(r));
-      }
-    }
+    twins.majorCompactWhole();
   }
 
   /**

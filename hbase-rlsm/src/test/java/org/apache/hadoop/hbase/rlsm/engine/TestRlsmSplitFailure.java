@@ -181,7 +181,7 @@ public class TestRlsmSplitFailure {
    * everything flushed; then compactions are switched off, so that the files the split sees stay
    * the store's files.
    */
-  private static HRegion load(RlsmTwinTables tw) throws IOException {
+  private static HRegion load(RlsmTwinTables tw) throws Exception {
     write(tw, 0, 800, "a");
     flush(tw);
     write(tw, 400, 800, "b");

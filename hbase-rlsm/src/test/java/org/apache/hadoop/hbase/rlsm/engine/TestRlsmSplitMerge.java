@@ -118,7 +118,7 @@ public class TestRlsmSplitMerge {
   }
 
   /** A base layout: Level-1 partitions from a major compaction plus newer Level-0 files. */
-  private static void load(RlsmTwinTables tw, int rows) throws IOException {
+  private static void load(RlsmTwinTables tw, int rows) throws Exception {
     write(tw, 0, rows, "a");
     flush(tw);
     write(tw, rows / 2, rows, "b");
@@ -270,7 +270,7 @@ public class TestRlsmSplitMerge {
    * {@code large} on (about 7 MB of store files), newer versions over parts of both; flushed and
    * major compacted, so that the store file sizes the RegionServer reports are the data's.
    */
-  private static void loadTinyAndLarge(RlsmTwinTables tw, int large) throws IOException {
+  private static void loadTinyAndLarge(RlsmTwinTables tw, int large) throws Exception {
     write(tw, 0, large, "a");
     writeRandom(tw, large, large + 900, 8 * 1024);
     flush(tw);
