@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionUrgency;
 import org.apache.hadoop.hbase.rlsm.compaction.FileSummary;
 import org.apache.hadoop.hbase.rlsm.compaction.LayoutUnion;
@@ -474,6 +475,14 @@ public class RlsmStoreFileManager implements StoreFileManager {
   private final CompactionUrgency urgency;
   private final RlsmStoreStats stats;
   private final Scope scope;
+  /**
+   * Whether the table descriptor names RLSM's split policy, so that the master splits the
+   * region with references to every RLSM file, manifest included; fixed at store open (a
+   * descriptor change reopens the region).
+   */
+  private final boolean masterSplitsAsRlsm;
+  /** Whether the refusal of a split point was logged (once per store). */
+  private volatile boolean splitRefusalLogged;
   private final CellComparator comparator;
   /** The current layout; replaced under the store's write lock (see "Locking"). */
   private volatile State state = State.EMPTY;
@@ -481,8 +490,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
   private volatile ImmutableList<HStoreFile> compactedFiles = ImmutableList.of();
 
   RlsmStoreFileManager(RlsmCompactionPlanner planner, CompactionUrgency urgency,
-    RlsmStoreStats stats, Scope scope, CellComparator comparator) {
+    RlsmStoreStats stats, Scope scope, boolean masterSplitsAsRlsm, CellComparator comparator) {
     this.scope = scope;
+    this.masterSplitsAsRlsm = masterSplitsAsRlsm;
     this.comparator = comparator;
     this.planner = planner;
     this.urgency = urgency;
@@ -870,10 +880,25 @@ public class RlsmStoreFileManager implements StoreFileManager {
    * The Level-1 partition boundary nearest the byte midpoint ({@link RegionSplitPoint}); with
    * fewer than two partitions, HBase's choice: the middle key of the largest data file. None
    * while a v1 file is in the store: HBase reads a daughter's references through its HFile
-   * reader, which cannot read v1 ({@link RlsmRegionSplitPolicy} refuses such a split).
+   * reader, which cannot read v1 ({@link RlsmRegionSplitPolicy} refuses such a split). None
+   * when the descriptor does not name RLSM's split policy, so that HBase's own policy requests
+   * no split the master would carry out on HFile terms.
    */
   @Override
   public Optional<byte[]> getSplitPoint() throws IOException {
+    if (!masterSplitsAsRlsm) {
+      // HBase's own policy on a descriptor without RLSM's (no RlsmMasterObserver): the master
+      // would split the files as HFiles, and the daughters could not open
+      if (!splitRefusalLogged) {
+        splitRefusalLogged = true;
+        LOG.warn("Region {} proposes no split point: its table's descriptor does not name {} as "
+          + "SPLIT_POLICY, so the master would split its RLSM files as HFiles; enable {} on the "
+          + "master and alter the table once (docs/install.md)", scope.region,
+          RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME,
+          "org.apache.hadoop.hbase.rlsm.RlsmMasterObserver");
+      }
+      return Optional.empty();
+    }
     State s = state;
     if (s.v1) {
       LOG.info("Store holds format v1 files; no split point until a compaction rewrites them");
