@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.regionserver;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -49,8 +50,7 @@ public class RlsmRegionSplitPolicy extends RegionSplitPolicy {
   @Override
   protected void configureForRegion(HRegion region) {
     super.configureForRegion(region);
-    masterReferencesAll = getClass().getName()
-      .equals(region.getTableDescriptor().getRegionSplitPolicyClassName())
+    masterReferencesAll = namedBy(region.getTableDescriptor())
       || region.getStores().stream()
         .noneMatch(s -> s.getStoreEngine() instanceof RlsmStoreEngine);
     String name = region.getTableDescriptor().getValue(RlsmConfig.SPLIT_POLICY_KEY);
@@ -73,6 +73,14 @@ public class RlsmRegionSplitPolicy extends RegionSplitPolicy {
     }
     delegate = ReflectionUtils.newInstance(c, getConf());
     delegate.configureForRegion(region);
+  }
+
+  /**
+   * Whether {@code td} names this policy as its {@code SPLIT_POLICY}: only then does the master
+   * split a region of the table with references to every RLSM file, manifest included.
+   */
+  static boolean namedBy(TableDescriptor td) {
+    return RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME.equals(td.getRegionSplitPolicyClassName());
   }
 
   /** The policy deciding when and where to split. */

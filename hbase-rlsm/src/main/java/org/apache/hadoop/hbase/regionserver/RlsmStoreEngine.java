@@ -81,9 +81,8 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     // HStore.getCompactionProgress() asks the compactor; RlsmCompactionRunner runs RLSM plans.
     this.compactor = new DefaultCompactor(conf, store);
     this.storeFileManager = new RlsmStoreFileManager(planner, urgency, stats,
-      RlsmStoreFileManager.Scope.of(store), RlsmConfig.RLSM_SPLIT_POLICY_CLASS_NAME
-        .equals(store.getHRegion().getTableDescriptor().getRegionSplitPolicyClassName()),
-      comparator);
+      RlsmStoreFileManager.Scope.of(store),
+      RlsmRegionSplitPolicy.namedBy(store.getHRegion().getTableDescriptor()), comparator);
   }
 
   /**
