@@ -50,6 +50,11 @@ public final class PartitionSummary {
     this.exclusive = exclusive;
   }
 
+  /** The bytes its segments hold inside the range. */
+  public long bytes() {
+    return bytes;
+  }
+
   public RowStats stats() {
     return stats;
   }
