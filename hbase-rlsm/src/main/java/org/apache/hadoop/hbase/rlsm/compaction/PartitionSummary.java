@@ -50,11 +50,6 @@ public final class PartitionSummary {
     this.exclusive = exclusive;
   }
 
-  /** The bytes its segments hold inside the range. */
-  public long bytes() {
-    return bytes;
-  }
-
   public RowStats stats() {
     return stats;
   }
