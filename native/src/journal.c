@@ -36,6 +36,15 @@
  *     has no extent overflow blocks, or it is logged whole). The bytes of a data block outside
  *     a record's range are, on the device, as the last ORDERED commit's flush left them or
  *     as an earlier replayed record patched them.
+ *  J7 packing (format version 4): an inode record starts at the journal's byte offset after
+ *     the previous record, rounded up to IREC_ALIGN, so successive hflushes share journal
+ *     blocks; a block record starts at the next block boundary. A record written into a block
+ *     that holds earlier records rewrites that block whole with those records' bytes unchanged
+ *     (fs->jopen), so a torn or failed rewrite leaves them intact, and the kernel's page cache
+ *     turns the rewrites of one block into one device write at the next flush (group commit
+ *     of hflushes). Replay, at an offset inside a block, accepts only an inode record there
+ *     and otherwise continues at the next block boundary; the sequence numbers chain the
+ *     records as before, so a lost record still ends the replay (J1).
  * Only one thread writes the journal at a time (fs->jbusy, fs.c "group commit"); a commit may
  * release fs->lock around its device I/O (JC_UNLOCK) so other callers keep working meanwhile.
  */
@@ -206,7 +215,7 @@ static int journal_wrap(ulfs *fs) {
   if (rc) return rc;
   rc = ulfs_dev_flush(fs->dev);
   if (rc) return rc;
-  fs->jpos = 0;
+  fs->jbyte = 0;
   fs->c_wraps++;
   for (uint32_t i = 0; i < fs->nquar; i++) bfree_mem(fs, fs->quar[i].start, fs->quar[i].len);
   fs->nquar = 0;
@@ -242,16 +251,17 @@ static uint8_t *encode_record(const txn *t, uint64_t seq, bool ordered, uint32_t
 #define IREC_TRAILER 16u              /* commit magic, ranges, sequence (low half), CRC32C */
 #define IREC_ZERO_TAIL 0x1u           /* range flag: the block's bytes past the range are zero */
 
+/* The length of t's inode record, a multiple of IREC_ALIGN (J7). */
 static uint64_t irec_bytes(const txn *t) {
   uint64_t bytes = IREC_FIXED + IREC_TRAILER;
   for (uint32_t i = 0; i < t->n; i++)
     if (t->b[i].blk & JDATA) bytes += IREC_DESC + (uint64_t)(t->b[i].hi - t->b[i].lo);
-  return bytes;
+  return (bytes + IREC_ALIGN - 1) / IREC_ALIGN * IREC_ALIGN;
 }
 
-/* Serialises t as an inode record of `total` blocks (docs/format/ulfs-device.md, "Inode
- * record"); NULL when out of memory or when t lacks the inode's table block. */
-static uint8_t *encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t total) {
+/* Serialises t as an inode record of `len` bytes into buf, which is zero there
+ * (docs/format/ulfs-device.md, "Inode record"); false when t lacks the inode's table block. */
+static bool encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t len, uint8_t *buf) {
   uint64_t tblk = fs->sb.itable_start + (t->ino - 1) / INODES_PER_BLOCK;
   const uint8_t *table = NULL;
   uint32_t nd = 0;
@@ -259,14 +269,12 @@ static uint8_t *encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t
     if (t->b[i].blk == tblk) table = t->b[i].img;
     if (t->b[i].blk & JDATA) nd++;
   }
-  if (!table) return NULL;
-  uint8_t *buf = ulfs_alloc_aligned(total * BS);
-  if (!buf) return NULL;
+  if (!table) return false;
   put32(buf, ULFS_JHDR_MAGIC);
   put32(buf + 4, JTX_INODE);
   put64(buf + 8, seq);
   put32(buf + 16, nd);
-  put32(buf + 20, (uint32_t)total);
+  put32(buf + 20, (uint32_t)(len / IREC_ALIGN));
   put64(buf + 24, t->ino);
   memcpy(buf + 32, table + ((t->ino - 1) % INODES_PER_BLOCK) * INODE_SIZE, INODE_SIZE);
   uint8_t *desc = buf + IREC_FIXED, *bytes = desc + (size_t)nd * IREC_DESC;
@@ -280,11 +288,33 @@ static uint8_t *encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t
     desc += IREC_DESC;
     bytes += e->hi - e->lo;
   }
-  uint8_t *tr = buf + total * BS - IREC_TRAILER;
+  uint8_t *tr = buf + len - IREC_TRAILER;
   put32(tr, ULFS_JCMT_MAGIC);
   put32(tr + 4, nd);
   put32(tr + 8, (uint32_t)seq);
-  put32(tr + 12, ulfs_crc32c(0, buf, total * BS - 4));
+  put32(tr + 12, ulfs_crc32c(0, buf, len - 4));
+  return true;
+}
+
+/* Places t's inode record at fs->jbyte (J7): returns the blocks to write, from block *first,
+ * which start with the bytes of the open block already written; NULL when out of memory or t
+ * cannot be an inode record. Advances fs->jbyte and keeps the new open block in fs->jopen. */
+static uint8_t *place_irec(ulfs *fs, const txn *t, uint64_t len, uint64_t *first,
+                           uint64_t *nblk) {
+  uint64_t start = fs->jbyte, in = start % BS, end = start + len;
+  *first = start / BS;
+  *nblk = (end + BS - 1) / BS - *first;
+  uint8_t *buf = ulfs_alloc_aligned(*nblk * BS);
+  if (!buf) return NULL;
+  memset(buf, 0, *nblk * BS);
+  if (in) memcpy(buf, fs->jopen, in);
+  if (!encode_irec(fs, t, fs->jseq, len, buf + in)) {
+    free(buf);
+    return NULL;
+  }
+  if (end % BS) memcpy(fs->jopen, buf + (*nblk - 1) * BS, BS);
+  fs->c_jblocks += (end + BS - 1) / BS - (start + BS - 1) / BS; /* blocks begun */
+  fs->jbyte = end;
   return buf;
 }
 
@@ -354,23 +384,34 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
     if (rc == 0) fs->journal_unflushed = false;
     return rc ? rc : checkpoint(fs, NULL);
   }
-  /* an hflush of one inode (never durable nor ORDERED) goes as an inode record (J6) */
+  /* an hflush of one inode (never durable nor ORDERED) goes as an inode record (J6, J7) */
   bool irec = t->ino && !durable && !ordered;
   uint32_t nh = hdr_blocks(t->n);
-  uint64_t total = irec ? (irec_bytes(t) + BS - 1) / BS : (uint64_t)nh + t->n + 1;
-  if (total > fs->sb.journal_blocks) return -ENOSPC;
-  if (fs->jpos + total > fs->sb.journal_blocks && (rc = journal_wrap(fs)) != 0) return rc;
+  uint64_t len = irec ? irec_bytes(t) : ((uint64_t)nh + t->n + 1) * BS;
+  uint64_t jbytes = fs->sb.journal_blocks * BS;
+  if (len > jbytes) return -ENOSPC;
+  if (!irec) fs->jbyte = (fs->jbyte + BS - 1) / BS * BS; /* a block record: a block boundary */
+  if (fs->jbyte + len > jbytes && (rc = journal_wrap(fs)) != 0) return rc;
   bool preflush = ordered && fs->data_unflushed; /* J4 */
   /* Cleared before the flush: home writes issued while the lock is released set it again. */
   if (ordered) fs->data_unflushed = false;
-  uint8_t *buf = irec ? encode_irec(fs, t, fs->jseq, total)
-                      : encode_record(t, fs->jseq, ordered, nh, total);
+  uint64_t first, total;
+  uint8_t *buf;
+  if (irec) {
+    buf = place_irec(fs, t, len, &first, &total);
+  } else {
+    first = fs->jbyte / BS;
+    total = len / BS;
+    buf = encode_record(t, fs->jseq, ordered, nh, total);
+    if (buf) {
+      fs->jbyte += len;
+      fs->c_jblocks += total;
+    }
+  }
   if (!buf) return -ENOMEM;
-  uint64_t at = (fs->sb.journal_start + fs->jpos) * BS;
-  fs->jpos += total;
+  uint64_t at = (fs->sb.journal_start + first) * BS;
   fs->jseq++;
   fs->c_commits++;
-  fs->c_jblocks += total;
   io_unlock(fs, unlock);
   rc = preflush ? ulfs_dev_flush(fs->dev) : 0;
   /* a record that needs no flush needs only reach the kernel (hflush) */
@@ -390,73 +431,82 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
   return checkpoint(fs, t);
 }
 
-/* Checks an inode record (J6) of `total` blocks read whole into buf: trailer, CRC, and that
- * the inode, its extents and every data range lie where they may. */
-static bool irec_valid(const superblock *sb, const uint8_t *buf, uint64_t seq, uint32_t nd,
-                       uint64_t total) {
-  const uint8_t *tr = buf + total * BS - IREC_TRAILER;
+/* Checks an inode record (J6) of `len` bytes at rec: trailer, CRC, and that the inode, its
+ * extents and every data range lie where they may. */
+static bool irec_valid(const superblock *sb, const uint8_t *rec, uint64_t seq, uint32_t nd,
+                       uint64_t len) {
+  const uint8_t *tr = rec + len - IREC_TRAILER;
   if (get32(tr) != ULFS_JCMT_MAGIC || get32(tr + 4) != nd || get32(tr + 8) != (uint32_t)seq ||
-      get32(tr + 12) != ulfs_crc32c(0, buf, total * BS - 4))
+      get32(tr + 12) != ulfs_crc32c(0, rec, len - 4))
     return false;
-  uint64_t ino = get64(buf + 24);
-  const uint8_t *slot = buf + 32;
+  uint64_t ino = get64(rec + 24);
+  const uint8_t *slot = rec + 32;
   uint32_t next = get32(slot + 32);
   if (ino == 0 || ino > sb->inode_count || next > INLINE_EXTENTS || get32(slot + 36) != 0)
     return false;
   for (uint32_t i = 0; i < next; i++) {
-    uint64_t p = get64(slot + 64 + i * 16 + 8), len = get32(slot + 64 + i * 16 + 4);
-    if (p < sb->data_start || p + len > sb->total_blocks || p + len < p) return false;
+    uint64_t p = get64(slot + 64 + i * 16 + 8), n = get32(slot + 64 + i * 16 + 4);
+    if (p < sb->data_start || p + n > sb->total_blocks || p + n < p) return false;
   }
   uint64_t bytes = IREC_FIXED + (uint64_t)nd * IREC_DESC + IREC_TRAILER;
   for (uint32_t i = 0; i < nd; i++) {
-    const uint8_t *d = buf + IREC_FIXED + (size_t)i * IREC_DESC;
+    const uint8_t *d = rec + IREC_FIXED + (size_t)i * IREC_DESC;
     uint64_t blk = get64(d);
-    uint32_t off = get32(d + 8) & 0xffff, len = get32(d + 8) >> 16;
-    if (blk < sb->data_start || blk >= sb->total_blocks || off + len > BS) return false;
-    bytes += len;
+    uint32_t off = get32(d + 8) & 0xffff, n = get32(d + 8) >> 16;
+    if (blk < sb->data_start || blk >= sb->total_blocks || off + n > BS) return false;
+    bytes += n;
   }
-  return bytes <= total * BS;
+  return bytes <= len;
 }
 
-/* Reads and checks the transaction at pos with sequence seq; returns its buffer (NULL when the
- * chain ends there: torn, stale or out of range; *rc set on an I/O error). For an inode record
- * *nh_out is 0 and *n_out its number of data ranges. */
-static uint8_t *read_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, uint64_t pos,
-                            uint64_t seq, uint32_t *n_out, uint32_t *nh_out, uint64_t *total_out,
-                            int *rc) {
-  if (pos + 1 > sb->journal_blocks) return NULL;
-  if ((*rc = ulfs_dev_read(dev, hdr, (sb->journal_start + pos) * BS, BS)) != 0) return NULL;
-  if (get32(hdr) != ULFS_JHDR_MAGIC || get64(hdr + 8) != seq) return NULL;
-  uint32_t flags = get32(hdr + 4);
+/* A record read from the journal: buf holds the blocks it lies in, rec points at its header. */
+typedef struct jrec {
+  uint8_t *buf;
+  const uint8_t *rec;
+  uint64_t start, len; /* journal-relative bytes */
+  uint32_t n, nh;      /* images (data ranges of an inode record) and header blocks (0 then) */
+} jrec;
+
+/* Reads and checks the record at journal byte `pos` with sequence seq, only an inode record when
+ * `irec_only`: 1 when found (r filled; free r->buf), 0 when the chain does not go on there (torn,
+ * stale or out of range), a negative errno on an I/O error. */
+static int read_at(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, uint64_t pos, uint64_t seq,
+                   bool irec_only, jrec *r) {
+  uint64_t jbytes = sb->journal_blocks * BS, in = pos % BS;
+  if (pos + JHDR_FIXED > jbytes) return 0;
+  int rc = ulfs_dev_read(dev, hdr, (sb->journal_start + pos / BS) * BS, BS);
+  if (rc) return rc;
+  const uint8_t *h = hdr + in;
+  if (get32(h) != ULFS_JHDR_MAGIC || get64(h + 8) != seq) return 0;
+  uint32_t flags = get32(h + 4);
   bool irec = flags == JTX_INODE && sb->version >= 3;
-  if (!irec && (flags & ~JTX_ORDERED)) return NULL;
-  uint32_t n = get32(hdr + 16), nh = get32(hdr + 20);
-  uint64_t total;
+  if (!irec && (irec_only || (flags & ~JTX_ORDERED))) return 0;
+  uint32_t n = get32(h + 16), nh = get32(h + 20);
+  uint64_t len;
   if (irec) {
-    total = nh; /* an inode record's block count */
+    len = (uint64_t)nh * (sb->version >= 4 ? IREC_ALIGN : BS); /* J7: 64-byte units */
     nh = 0;
-    if (total == 0) return NULL;
+    if (len < IREC_FIXED + IREC_TRAILER) return 0;
   } else {
-    if (n == 0 || nh != hdr_blocks(n)) return NULL;
-    total = (uint64_t)nh + n + 1;
+    if (n == 0 || nh != hdr_blocks(n)) return 0;
+    len = ((uint64_t)nh + n + 1) * BS;
   }
-  if (pos + total > sb->journal_blocks) return NULL;
-  uint8_t *buf = ulfs_alloc_aligned(total * BS);
-  if (!buf) {
-    *rc = -ENOMEM;
-    return NULL;
-  }
-  if ((*rc = ulfs_dev_read(dev, buf, (sb->journal_start + pos) * BS, total * BS)) != 0) {
+  if (pos + len > jbytes) return 0;
+  uint64_t nblk = (in + len + BS - 1) / BS;
+  uint8_t *buf = ulfs_alloc_aligned(nblk * BS);
+  if (!buf) return -ENOMEM;
+  if ((rc = ulfs_dev_read(dev, buf, (sb->journal_start + pos / BS) * BS, nblk * BS)) != 0) {
     free(buf);
-    return NULL;
+    return rc;
   }
+  const uint8_t *rec = buf + in;
   bool ok;
   if (irec) {
-    ok = irec_valid(sb, buf, seq, n, total);
+    ok = irec_valid(sb, rec, seq, n, len);
   } else {
-    uint8_t *cm = buf + (nh + n) * (size_t)BS;
+    const uint8_t *cm = rec + (nh + n) * (size_t)BS;
     ok = get32(cm) == ULFS_JCMT_MAGIC && get64(cm + 8) == seq && get32(cm + 16) == n &&
-         get32(cm + 20) == ulfs_crc32c(0, buf, (nh + n) * (size_t)BS);
+         get32(cm + 20) == ulfs_crc32c(0, rec, (nh + n) * (size_t)BS);
     for (uint32_t i = 0; ok && i < n; i++) {
       uint64_t tgt = *hdr_target(buf, i), blk = tgt & ~JDATA;
       /* only metadata locations outside the superblocks and the journal may be targets, and
@@ -467,12 +517,22 @@ static uint8_t *read_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, u
   }
   if (!ok) {
     free(buf);
-    return NULL;
+    return 0;
   }
-  *n_out = n;
-  *nh_out = nh;
-  *total_out = total;
-  return buf;
+  *r = (jrec){.buf = buf, .rec = rec, .start = pos, .len = len, .n = n, .nh = nh};
+  return 1;
+}
+
+/* The record with sequence seq that follows the one ending at journal byte `pos` (J7): an inode
+ * record right there, else any record at the next block boundary. Returns as read_at. */
+static int next_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, uint64_t pos,
+                       uint64_t seq, jrec *r) {
+  if (pos % BS) {
+    int got = read_at(dev, sb, hdr, pos, seq, true, r);
+    if (got) return got;
+    pos += BS - pos % BS;
+  }
+  return read_at(dev, sb, hdr, pos, seq, false, r);
 }
 
 /* Sets bits [s, s + len) of the bitmap starting at block `region`, block by block. */
@@ -532,41 +592,39 @@ int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *en
   if (!hdr) return -ENOMEM;
   int rc = 0;
   int64_t count = 0, last_ordered = -1;
-  uint64_t pos = sb->journal_head, seq = sb->journal_seq;
-  for (;;) {
-    uint32_t n, nh;
-    uint64_t total;
-    uint8_t *buf = read_record(dev, sb, hdr, pos, seq, &n, &nh, &total, &rc);
-    if (!buf) break;
-    if (get32(buf + 4) & JTX_ORDERED) last_ordered = count;
-    free(buf);
-    pos += total;
+  uint64_t pos = sb->journal_head * BS, seq = sb->journal_seq;
+  jrec r;
+  int got;
+  while ((got = next_record(dev, sb, hdr, pos, seq, &r)) > 0) {
+    if (get32(r.rec + 4) & JTX_ORDERED) last_ordered = count;
+    free(r.buf);
+    pos = r.start + r.len;
     seq++;
     count++;
   }
-  uint64_t apos = sb->journal_head, aseq = sb->journal_seq;
+  if (got < 0) rc = got;
+  uint64_t apos = sb->journal_head * BS, aseq = sb->journal_seq;
   for (int64_t k = 0; apply && rc == 0 && k < count; k++) {
-    uint32_t n, nh;
-    uint64_t total;
-    uint8_t *buf = read_record(dev, sb, hdr, apos, aseq, &n, &nh, &total, &rc);
-    if (!buf) {
-      if (rc == 0) rc = -EIO; /* the record changed under us between the passes */
+    if ((got = next_record(dev, sb, hdr, apos, aseq, &r)) <= 0) {
+      rc = got ? got : -EIO; /* the record changed under us between the passes */
       break;
     }
-    if (get32(buf + 4) & JTX_INODE) rc = replay_irec(dev, sb, buf, n, k >= last_ordered);
-    for (uint32_t i = 0; nh && i < n && rc == 0; i++) {
-      uint64_t tgt = *hdr_target(buf, i);
+    if (get32(r.rec + 4) & JTX_INODE) rc = replay_irec(dev, sb, r.rec, r.n, k >= last_ordered);
+    for (uint32_t i = 0; r.nh && i < r.n && rc == 0; i++) {
+      uint64_t tgt = *hdr_target(r.buf, i);
       if ((tgt & JDATA) && k < last_ordered) continue;
-      rc = ulfs_dev_write(dev, buf + (nh + i) * (size_t)BS, (tgt & ~JDATA) * BS, BS);
+      rc = ulfs_dev_write(dev, r.buf + (r.nh + i) * (size_t)BS, (tgt & ~JDATA) * BS, BS);
     }
-    free(buf);
-    apos += total;
+    free(r.buf);
+    apos = r.start + r.len;
     aseq++;
   }
   free(hdr);
   if (rc) return rc;
   if (apply && count && (rc = ulfs_dev_flush(dev)) != 0) return rc;
-  *end_pos = pos;
+  /* the next record starts at a block boundary: the open block's bytes are not kept (J7) */
+  uint64_t blk = (pos + BS - 1) / BS;
+  *end_pos = blk < sb->journal_blocks ? blk : 0;
   *end_seq = seq;
   return (int)count;
 }
