@@ -259,7 +259,7 @@ static uint64_t irec_bytes(const txn *t) {
   return (bytes + IREC_ALIGN - 1) / IREC_ALIGN * IREC_ALIGN;
 }
 
-/* Serialises t as an inode record of `len` bytes into buf, which is zero there
+/* Serialises t as an inode record of `len` bytes into buf, every byte of them
  * (docs/format/ulfs-device.md, "Inode record"); false when t lacks the inode's table block. */
 static bool encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t len, uint8_t *buf) {
   uint64_t tblk = fs->sb.itable_start + (t->ino - 1) / INODES_PER_BLOCK;
@@ -289,6 +289,7 @@ static bool encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t len
     bytes += e->hi - e->lo;
   }
   uint8_t *tr = buf + len - IREC_TRAILER;
+  memset(bytes, 0, (size_t)(tr - bytes));
   put32(tr, ULFS_JCMT_MAGIC);
   put32(tr + 4, nd);
   put32(tr + 8, (uint32_t)seq);
@@ -306,8 +307,8 @@ static uint8_t *place_irec(ulfs *fs, const txn *t, uint64_t len, uint64_t *first
   *nblk = (end + BS - 1) / BS - *first;
   uint8_t *buf = ulfs_alloc_aligned(*nblk * BS);
   if (!buf) return NULL;
-  memset(buf, 0, *nblk * BS);
   if (in) memcpy(buf, fs->jopen, in);
+  memset(buf + in + len, 0, *nblk * BS - in - len); /* the rest of the last block */
   if (!encode_irec(fs, t, fs->jseq, len, buf + in)) {
     free(buf);
     return NULL;
