@@ -951,8 +951,8 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   fs->ithash = calloc(fs->nithash, sizeof *fs->ithash);
   fs->nfds = 64;
   fs->fds = calloc((size_t)fs->nfds, sizeof *fs->fds);
-  if (!fs->bdisk || !fs->balloc || !fs->idisk || !fs->ialloc || !fs->bounce || !fs->jopen || !fs->ihash ||
-      !fs->ithash || !fs->fds) {
+  if (!fs->bdisk || !fs->balloc || !fs->idisk || !fs->ialloc || !fs->bounce || !fs->jopen ||
+      !fs->ihash || !fs->ithash || !fs->fds) {
     rc = -ENOMEM;
     goto fail;
   }

@@ -128,7 +128,8 @@ static uint64_t kill_run(int64_t k, int appends) {
   for (int i = 0; i < appends; i++) {
     append(fs, fd, 2, (uint64_t)i * chunk, chunk);
     OK(ulfs_hflush(fs, fd));
-    if (k < 0 || ulfs_dev_write_count(dev) - start <= (uint64_t)k) acked = (uint64_t)(i + 1) * chunk;
+    if (k < 0 || ulfs_dev_write_count(dev) - start <= (uint64_t)k)
+      acked = (uint64_t)(i + 1) * chunk;
   }
   uint64_t issued = ulfs_dev_write_count(dev) - start;
   if (k < 0) {
