@@ -5,7 +5,9 @@
  *    the appended bytes, not whole block images) of at most one new journal block for an
  *    append that fits one;
  *  - packing (format version 4): the inode records of successive small hflushes share journal
- *    blocks, 32 records of a 200-byte append in at most 5 blocks;
+ *    blocks, 32 records of a 200-byte append in at most 5 blocks, and so do those of 8 threads
+ *    hflushing their own files at once (160 records in at most 23 blocks), all replayed after
+ *    the process dies;
  *  - the death of the process: the memory device stops applying writes after the k-th one
  *    (what a process killed at that instant leaves in the kernel), for every k over a run of
  *    appends each followed by hflush, with appends of 3,000 bytes and of 200 bytes (records
@@ -387,6 +389,53 @@ static void check_writers(ulfs *fs) {
   }
 }
 
+/* One of WRITERS threads: ROUNDS 200-byte appends to its own file, each followed by hflush. */
+static void hflush_writer(int id, void *p) {
+  group_arg *g = p;
+  char path[32];
+  snprintf(path, sizeof path, "/h%d", id);
+  int fd = ulfs_open(g->fs, path, O_WRONLY, 0);
+  CHECK(fd >= 0);
+  for (int r = 0; r < ROUNDS; r++) {
+    append(g->fs, fd, 20 + (uint32_t)id, (uint64_t)r * SMALL, SMALL);
+    OK(ulfs_hflush(g->fs, fd));
+  }
+}
+
+/* The records of 8 writers' concurrent hflushes share journal blocks whatever their order, and
+ * all of them are replayed after the process dies (the files stay open: nothing is closed). */
+static void test_hflush_writers_share_blocks(void) {
+  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
+  ulfs *fs = t_mount(dev, 4u << 20);
+  char path[32];
+  for (int id = 0; id < WRITERS; id++) { /* created (committed) first: only hflushes follow */
+    snprintf(path, sizeof path, "/h%d", id);
+    t_write_file(fs, path, 0, 0, 1);
+  }
+  group_arg g = {.fs = fs};
+  ulfs_counters before = counters(fs);
+  t_run_workers(WRITERS, hflush_writer, &g);
+  ulfs_counters after = counters(fs);
+  uint64_t records = (uint64_t)WRITERS * ROUNDS;
+  CHECK(after.journal_commits - before.journal_commits == records);
+  CHECK(after.dev_flushes == before.dev_flushes);
+  uint64_t blocks = after.journal_blocks - before.journal_blocks;
+  CHECK(blocks <= (records * 576 + 4095) / 4096); /* 576 bytes each: 22.5 blocks */
+  OK(ulfs_dev_mem_freeze_after(dev, 0)); /* the process dies */
+  (void)ulfs_unmount(fs);
+  OK(ulfs_dev_mem_freeze_after(dev, -1));
+  t_fsck_clean(dev);
+  fs = t_mount(dev, 1u << 20);
+  for (int id = 0; id < WRITERS; id++) {
+    snprintf(path, sizeof path, "/h%d", id);
+    CHECK(t_file_matches(fs, path, 20 + (uint32_t)id, (uint64_t)ROUNDS * SMALL));
+  }
+  printf("%d writers' concurrent hflushes: %llu records in %llu journal blocks\n", WRITERS,
+         (unsigned long long)(after.journal_commits - before.journal_commits),
+         (unsigned long long)blocks);
+  t_unmount_fsck_close(fs, dev);
+}
+
 static void test_group_commit_held(void) {
   ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
   ulfs *fs = t_mount(dev, 4u << 20);
@@ -449,6 +498,7 @@ int main(void) {
   test_hflush_write_errors();
   test_power_loss();
   test_hflush_during_flusher_flush();
+  test_hflush_writers_share_blocks();
   test_group_commit_held();
   test_group_commit_power_loss();
   printf("test_durability: OK\n");
