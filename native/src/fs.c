@@ -711,8 +711,9 @@ static int hflush_inode(ulfs *fs, inode_m *ip) {
   if (rc == 0) rc = inode_persist(fs, ip, &t);
   if (rc == 0) {
     txn_finalize(fs, &t);
-    /* an inode record holds the inline extents only; frees made it a sync above */
-    if (ip->nchain == 0) t.ino = ip->ino;
+    /* an inode record (with the changed bytes of extent overflow blocks); frees made it a
+     * sync above */
+    t.ino = ip->ino;
     rc = journal_commit(fs, &t, 0);
     if (rc) mark_broken(fs, rc);
   }
@@ -845,11 +846,7 @@ static void fs_free(ulfs *fs) {
     for (size_t h = 0; h < fs->nihash; h++) {
       for (inode_m *ip = fs->ihash[h], *nx; ip; ip = nx) {
         nx = ip->hnext;
-        free(ip->ext);
-        free(ip->chain);
-        free(ip->pfree);
-        if (ip->dir) dir_free(ip->dir);
-        free(ip);
+        inode_free_mem(ip);
       }
     }
   }

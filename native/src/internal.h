@@ -162,6 +162,10 @@ typedef struct inode_m {
   uint32_t next, extcap;
   uint64_t *chain; /* extent overflow blocks as last persisted */
   uint32_t nchain;
+  /* The first chain_known overflow blocks' images as last persisted, BS bytes each (chain_cap
+   * of them allocated): an inode record logs only the bytes that changed (journal.c J6). */
+  uint8_t *chain_img;
+  uint32_t chain_known, chain_cap;
   run *pfree; /* blocks released in memory, to be freed on disk by the next commit */
   uint32_t npfree, pfreecap;
   dir_m *dir;      /* loaded directory contents (directories only) */
@@ -463,6 +467,7 @@ void txn_finalize(ulfs *fs, txn *t);
 uint64_t ext_blocks(const inode_m *ip);
 /* Adds the inode's persisted form (table slot, bitmaps, overflow blocks) to t. */
 int inode_persist(ulfs *fs, inode_m *ip, txn *t);
+void inode_free_mem(inode_m *ip); /* frees an in-memory inode and what it owns */
 void inode_decode(const uint8_t *slot, inode_m *ip, uint64_t *xblk);
 int itable_block(ulfs *fs, uint64_t blk, uint8_t **img);
 /* After a commit: releases ip->pfree into the allocator (or quarantine for journaled blocks). */

@@ -32,10 +32,15 @@
  *     inode, and patches the data bytes (J5 applies as to data images). This is equivalent to
  *     the whole images because replay applies every record after the head in order: each
  *     metadata byte ends as the last record that logged it left it, and an inode record logs
- *     exactly the bytes the transaction changed (a slot, bits it sets; hflush frees nothing and
- *     has no extent overflow blocks, or it is logged whole). The bytes of a data block outside
- *     a record's range are, on the device, as the last ORDERED commit's flush left them or
- *     as an earlier replayed record patched them.
+ *     exactly the bytes the transaction changed (a slot, bits it sets; hflush frees nothing, or
+ *     it is logged whole). Since format version 4 it also carries, as META ranges, the bytes of
+ *     the inode's extent overflow blocks that differ from their last persisted images (kept in
+ *     inode_m.chain_img; a block new to the chain whole, with ZERO_TAIL); replay writes those
+ *     always, like metadata images, and then sets the bits of the chain's extents read back
+ *     from the device. The bytes of a data block outside a record's range are, on the device,
+ *     as the last ORDERED commit's flush left them or as an earlier replayed record patched
+ *     them; those of an overflow block as the last record or checkpoint that wrote it left
+ *     them, which is the image its next record's ranges are computed against.
  *  J7 packing (format version 4): an inode record starts at the journal's byte offset after
  *     the previous record, rounded up to IREC_ALIGN, so successive hflushes share journal
  *     blocks; a block record starts at the next block boundary. A record written into a block
@@ -250,12 +255,21 @@ static uint8_t *encode_record(const txn *t, uint64_t seq, bool ordered, uint32_t
 #define IREC_DESC 16u                 /* per data range: home block, offset, length, flags */
 #define IREC_TRAILER 16u              /* commit magic, ranges, sequence (low half), CRC32C */
 #define IREC_ZERO_TAIL 0x1u           /* range flag: the block's bytes past the range are zero */
+#define IREC_META 0x2u /* range flag (version 4): of an extent overflow block, not of file data */
+
+/* Whether an inode record logs entry e of its transaction as a range: a data block's changed
+ * bytes, or an extent overflow block's (the metadata blocks of t in the data region) when they
+ * changed or the block is new. The inode-table and bitmap blocks are not ranges (J6). */
+static bool irec_ranged(const ulfs *fs, const txn_blk *e) {
+  if (e->blk & JDATA) return true;
+  return e->blk >= fs->sb.data_start && (e->hi > e->lo || e->zero_tail);
+}
 
 /* The length of t's inode record, a multiple of IREC_ALIGN (J7). */
-static uint64_t irec_bytes(const txn *t) {
+static uint64_t irec_bytes(const ulfs *fs, const txn *t) {
   uint64_t bytes = IREC_FIXED + IREC_TRAILER;
   for (uint32_t i = 0; i < t->n; i++)
-    if (t->b[i].blk & JDATA) bytes += IREC_DESC + (uint64_t)(t->b[i].hi - t->b[i].lo);
+    if (irec_ranged(fs, &t->b[i])) bytes += IREC_DESC + (uint64_t)(t->b[i].hi - t->b[i].lo);
   return (bytes + IREC_ALIGN - 1) / IREC_ALIGN * IREC_ALIGN;
 }
 
@@ -267,7 +281,7 @@ static bool encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t len
   uint32_t nd = 0;
   for (uint32_t i = 0; i < t->n; i++) {
     if (t->b[i].blk == tblk) table = t->b[i].img;
-    if (t->b[i].blk & JDATA) nd++;
+    if (irec_ranged(fs, &t->b[i])) nd++;
   }
   if (!table) return false;
   put32(buf, ULFS_JHDR_MAGIC);
@@ -280,10 +294,10 @@ static bool encode_irec(const ulfs *fs, const txn *t, uint64_t seq, uint64_t len
   uint8_t *desc = buf + IREC_FIXED, *bytes = desc + (size_t)nd * IREC_DESC;
   for (uint32_t i = 0; i < t->n; i++) {
     const txn_blk *e = &t->b[i];
-    if (!(e->blk & JDATA)) continue;
+    if (!irec_ranged(fs, e)) continue;
     put64(desc, e->blk & ~JDATA);
     put32(desc + 8, (uint32_t)e->lo | (uint32_t)(e->hi - e->lo) << 16);
-    put32(desc + 12, e->zero_tail ? IREC_ZERO_TAIL : 0);
+    put32(desc + 12, (e->zero_tail ? IREC_ZERO_TAIL : 0) | (e->blk & JDATA ? 0 : IREC_META));
     memcpy(bytes, e->img + e->lo, e->hi - e->lo);
     desc += IREC_DESC;
     bytes += e->hi - e->lo;
@@ -388,7 +402,7 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
   /* an hflush of one inode (never durable nor ORDERED) goes as an inode record (J6, J7) */
   bool irec = t->ino && !durable && !ordered;
   uint32_t nh = hdr_blocks(t->n);
-  uint64_t len = irec ? irec_bytes(t) : ((uint64_t)nh + t->n + 1) * BS;
+  uint64_t len = irec ? irec_bytes(fs, t) : ((uint64_t)nh + t->n + 1) * BS;
   uint64_t jbytes = fs->sb.journal_blocks * BS;
   if (len > jbytes) return -ENOSPC;
   if (!irec) fs->jbyte = (fs->jbyte + BS - 1) / BS * BS; /* a block record: a block boundary */
@@ -442,10 +456,15 @@ static bool irec_valid(const superblock *sb, const uint8_t *rec, uint64_t seq, u
     return false;
   uint64_t ino = get64(rec + 24);
   const uint8_t *slot = rec + 32;
-  uint32_t next = get32(slot + 32);
-  if (ino == 0 || ino > sb->inode_count || next > INLINE_EXTENTS || get32(slot + 36) != 0)
+  uint32_t next = get32(slot + 32), nx = get32(slot + 36);
+  /* version 3: inline extents only; version 4 also logs overflow blocks (IREC_META ranges) */
+  bool chained = sb->version >= 4 && nx > 0;
+  if (ino == 0 || ino > sb->inode_count || (next > INLINE_EXTENTS && !chained) ||
+      (nx && !chained))
     return false;
-  for (uint32_t i = 0; i < next; i++) {
+  if (chained && (get64(slot + 40) < sb->data_start || get64(slot + 40) >= sb->total_blocks))
+    return false;
+  for (uint32_t i = 0; i < next && i < INLINE_EXTENTS; i++) {
     uint64_t p = get64(slot + 64 + i * 16 + 8), n = get32(slot + 64 + i * 16 + 4);
     if (p < sb->data_start || p + n > sb->total_blocks || p + n < p) return false;
   }
@@ -453,8 +472,9 @@ static bool irec_valid(const superblock *sb, const uint8_t *rec, uint64_t seq, u
   for (uint32_t i = 0; i < nd; i++) {
     const uint8_t *d = rec + IREC_FIXED + (size_t)i * IREC_DESC;
     uint64_t blk = get64(d);
-    uint32_t off = get32(d + 8) & 0xffff, n = get32(d + 8) >> 16;
+    uint32_t off = get32(d + 8) & 0xffff, n = get32(d + 8) >> 16, flags = get32(d + 12);
     if (blk < sb->data_start || blk >= sb->total_blocks || off + n > BS) return false;
+    if (flags & ~(IREC_ZERO_TAIL | (sb->version >= 4 ? IREC_META : 0))) return false;
     bytes += n;
   }
   return bytes <= len;
@@ -551,7 +571,38 @@ static int replay_bits(ulfs_dev *dev, uint8_t *blk, uint64_t region, uint64_t s,
   return rc;
 }
 
-/* Applies an inode record (J6); its data ranges only when `data`. */
+/* Sets the bitmap bits of the extents in the overflow chain starting at block x (nx blocks)
+ * and of the chain's blocks, reading them from the device (A3). */
+static int replay_chain_bits(ulfs_dev *dev, const superblock *sb, uint8_t *blk, uint64_t x,
+                             uint32_t nx) {
+  uint8_t *xb = ulfs_alloc_aligned(BS);
+  if (!xb) return -ENOMEM;
+  int rc = 0;
+  for (uint32_t c = 0; c < nx && rc == 0; c++) {
+    if (x < sb->data_start || x >= sb->total_blocks) {
+      rc = -EUCLEAN;
+      break;
+    }
+    if ((rc = ulfs_dev_read(dev, xb, x * BS, BS)) != 0) break;
+    uint32_t cnt = get32(xb + 4);
+    if (get32(xb) != ULFS_XBLK_MAGIC || cnt > XBLK_EXTENTS) {
+      rc = -EUCLEAN;
+      break;
+    }
+    rc = replay_bits(dev, blk, sb->bbitmap_start, x, 1);
+    for (uint32_t i = 0; i < cnt && rc == 0; i++) {
+      uint64_t p = get64(xb + 16 + i * 16 + 8), n = get32(xb + 16 + i * 16 + 4);
+      if (p < sb->data_start || p + n > sb->total_blocks || p + n < p) rc = -EUCLEAN;
+      else rc = replay_bits(dev, blk, sb->bbitmap_start, p, n);
+    }
+    x = get64(xb + 8);
+  }
+  free(xb);
+  return rc;
+}
+
+/* Applies an inode record (J6); its data ranges only when `data`, its overflow blocks' ranges
+ * always (metadata), before the bitmap bits of the extents they hold are set. */
 static int replay_irec(ulfs_dev *dev, const superblock *sb, const uint8_t *buf, uint32_t nd,
                        bool data) {
   uint8_t *blk = ulfs_alloc_aligned(BS);
@@ -565,22 +616,25 @@ static int replay_irec(ulfs_dev *dev, const superblock *sb, const uint8_t *buf, 
     rc = ulfs_dev_write(dev, blk, tb, BS);
   }
   if (rc == 0) rc = replay_bits(dev, blk, sb->ibitmap_start, ino - 1, 1);
-  for (uint32_t i = 0; i < get32(slot + 32) && rc == 0; i++) /* A3 */
-    rc = replay_bits(dev, blk, sb->bbitmap_start, get64(slot + 64 + i * 16 + 8),
-                     get32(slot + 64 + i * 16 + 4));
   const uint8_t *bytes = buf + IREC_FIXED + (size_t)nd * IREC_DESC;
   for (uint32_t i = 0; i < nd && rc == 0; i++) {
     const uint8_t *d = buf + IREC_FIXED + (size_t)i * IREC_DESC;
-    uint32_t off = get32(d + 8) & 0xffff, len = get32(d + 8) >> 16;
-    if (data) {
+    uint32_t off = get32(d + 8) & 0xffff, len = get32(d + 8) >> 16, flags = get32(d + 12);
+    if (data || (flags & IREC_META)) {
       uint64_t at = get64(d) * BS;
       if ((rc = ulfs_dev_read(dev, blk, at, BS)) != 0) break;
       memcpy(blk + off, bytes, len);
-      if (get32(d + 12) & IREC_ZERO_TAIL) memset(blk + off + len, 0, BS - off - len);
+      if (flags & IREC_ZERO_TAIL) memset(blk + off + len, 0, BS - off - len);
       rc = ulfs_dev_write(dev, blk, at, BS);
     }
     bytes += len;
   }
+  uint32_t next = get32(slot + 32);
+  for (uint32_t i = 0; i < next && i < INLINE_EXTENTS && rc == 0; i++) /* A3 */
+    rc = replay_bits(dev, blk, sb->bbitmap_start, get64(slot + 64 + i * 16 + 8),
+                     get32(slot + 64 + i * 16 + 4));
+  if (rc == 0 && get32(slot + 36))
+    rc = replay_chain_bits(dev, sb, blk, get64(slot + 40), get32(slot + 36));
   free(blk);
   return rc;
 }
