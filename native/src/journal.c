@@ -556,24 +556,73 @@ static int next_record(ulfs_dev *dev, const superblock *sb, uint8_t *hdr, uint64
   return read_at(dev, sb, hdr, pos, seq, false, r);
 }
 
-/* Sets bits [s, s + len) of the bitmap starting at block `region`, block by block. */
-static int replay_bits(ulfs_dev *dev, uint8_t *blk, uint64_t region, uint64_t s, uint64_t len) {
-  int rc = 0;
-  while (len && rc == 0) {
-    uint64_t b = s / (BS * 8), in = s % (BS * 8);
-    uint64_t k = BS * 8 - in < len ? BS * 8 - in : len;
-    if ((rc = ulfs_dev_read(dev, blk, (region + b) * BS, BS)) != 0) break;
-    for (uint64_t i = in; i < in + k; i++) bit_set(blk, i);
-    rc = ulfs_dev_write(dev, blk, (region + b) * BS, BS);
-    s += k;
-    len -= k;
+/* The block and inode bitmaps while a replay applies records: held in memory and written once
+ * at its end, where setting a record's extent bits on the device took a read and a write per
+ * extent and record (a WAL's record names every extent of the file). Every replay write to a
+ * bitmap block goes through here (block records' images of it included), so the result is
+ * that of applying the records in order. */
+typedef struct rmaps {
+  uint64_t start[2], blocks[2]; /* block bitmap, inode bitmap */
+  uint8_t *bits[2];
+  bool *dirty[2];
+} rmaps;
+
+static void rmaps_free(rmaps *m) {
+  for (int k = 0; k < 2; k++) {
+    free(m->bits[k]);
+    free(m->dirty[k]);
   }
+}
+
+static int rmaps_load(ulfs_dev *dev, const superblock *sb, rmaps *m) {
+  memset(m, 0, sizeof *m);
+  m->start[0] = sb->bbitmap_start;
+  m->blocks[0] = sb->bbitmap_blocks;
+  m->start[1] = sb->ibitmap_start;
+  m->blocks[1] = sb->ibitmap_blocks;
+  for (int k = 0; k < 2; k++) {
+    m->bits[k] = ulfs_alloc_aligned(m->blocks[k] * BS);
+    m->dirty[k] = calloc(m->blocks[k] ? m->blocks[k] : 1, sizeof(bool));
+    if (!m->bits[k] || !m->dirty[k]) return -ENOMEM;
+    int rc = ulfs_dev_read(dev, m->bits[k], m->start[k] * BS, m->blocks[k] * BS);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* A record's image of block blk: kept when blk is a bitmap block (true), else not (false). */
+static bool rmaps_put(rmaps *m, uint64_t blk, const uint8_t *img) {
+  for (int k = 0; k < 2; k++) {
+    if (blk < m->start[k] || blk >= m->start[k] + m->blocks[k]) continue;
+    memcpy(m->bits[k] + (blk - m->start[k]) * BS, img, BS);
+    m->dirty[k][blk - m->start[k]] = true;
+    return true;
+  }
+  return false;
+}
+
+/* Sets bits [s, s + len) of map k (0: blocks, 1: inodes); the record was validated, but a bit
+ * past the map is refused rather than written. */
+static int rmaps_set(rmaps *m, int k, uint64_t s, uint64_t len) {
+  if (s + len > m->blocks[k] * BS * 8 || s + len < s) return -EUCLEAN;
+  for (uint64_t i = s; i < s + len; i++) bit_set(m->bits[k], i);
+  for (uint64_t b = s / (BS * 8); len && b <= (s + len - 1) / (BS * 8); b++)
+    m->dirty[k][b] = true;
+  return 0;
+}
+
+static int rmaps_store(ulfs_dev *dev, const rmaps *m) {
+  int rc = 0;
+  for (int k = 0; k < 2; k++)
+    for (uint64_t b = 0; b < m->blocks[k] && rc == 0; b++)
+      if (m->dirty[k][b])
+        rc = ulfs_dev_write(dev, m->bits[k] + b * BS, (m->start[k] + b) * BS, BS);
   return rc;
 }
 
 /* Sets the bitmap bits of the extents in the overflow chain starting at block x (nx blocks)
  * and of the chain's blocks, reading them from the device (A3). */
-static int replay_chain_bits(ulfs_dev *dev, const superblock *sb, uint8_t *blk, uint64_t x,
+static int replay_chain_bits(ulfs_dev *dev, const superblock *sb, rmaps *m, uint64_t x,
                              uint32_t nx) {
   uint8_t *xb = ulfs_alloc_aligned(BS);
   if (!xb) return -ENOMEM;
@@ -589,11 +638,11 @@ static int replay_chain_bits(ulfs_dev *dev, const superblock *sb, uint8_t *blk, 
       rc = -EUCLEAN;
       break;
     }
-    rc = replay_bits(dev, blk, sb->bbitmap_start, x, 1);
+    rc = rmaps_set(m, 0, x, 1);
     for (uint32_t i = 0; i < cnt && rc == 0; i++) {
       uint64_t p = get64(xb + 16 + i * 16 + 8), n = get32(xb + 16 + i * 16 + 4);
       if (p < sb->data_start || p + n > sb->total_blocks || p + n < p) rc = -EUCLEAN;
-      else rc = replay_bits(dev, blk, sb->bbitmap_start, p, n);
+      else rc = rmaps_set(m, 0, p, n);
     }
     x = get64(xb + 8);
   }
@@ -603,8 +652,8 @@ static int replay_chain_bits(ulfs_dev *dev, const superblock *sb, uint8_t *blk, 
 
 /* Applies an inode record (J6); its data ranges only when `data`, its overflow blocks' ranges
  * always (metadata), before the bitmap bits of the extents they hold are set. */
-static int replay_irec(ulfs_dev *dev, const superblock *sb, const uint8_t *buf, uint32_t nd,
-                       bool data) {
+static int replay_irec(ulfs_dev *dev, const superblock *sb, rmaps *m, const uint8_t *buf,
+                       uint32_t nd, bool data) {
   uint8_t *blk = ulfs_alloc_aligned(BS);
   if (!blk) return -ENOMEM;
   uint64_t ino = get64(buf + 24);
@@ -615,7 +664,7 @@ static int replay_irec(ulfs_dev *dev, const superblock *sb, const uint8_t *buf, 
     memcpy(blk + ((ino - 1) % INODES_PER_BLOCK) * INODE_SIZE, slot, INODE_SIZE);
     rc = ulfs_dev_write(dev, blk, tb, BS);
   }
-  if (rc == 0) rc = replay_bits(dev, blk, sb->ibitmap_start, ino - 1, 1);
+  if (rc == 0) rc = rmaps_set(m, 1, ino - 1, 1);
   const uint8_t *bytes = buf + IREC_FIXED + (size_t)nd * IREC_DESC;
   for (uint32_t i = 0; i < nd && rc == 0; i++) {
     const uint8_t *d = buf + IREC_FIXED + (size_t)i * IREC_DESC;
@@ -631,10 +680,9 @@ static int replay_irec(ulfs_dev *dev, const superblock *sb, const uint8_t *buf, 
   }
   uint32_t next = get32(slot + 32);
   for (uint32_t i = 0; i < next && i < INLINE_EXTENTS && rc == 0; i++) /* A3 */
-    rc = replay_bits(dev, blk, sb->bbitmap_start, get64(slot + 64 + i * 16 + 8),
-                     get32(slot + 64 + i * 16 + 4));
+    rc = rmaps_set(m, 0, get64(slot + 64 + i * 16 + 8), get32(slot + 64 + i * 16 + 4));
   if (rc == 0 && get32(slot + 36))
-    rc = replay_chain_bits(dev, sb, blk, get64(slot + 40), get32(slot + 36));
+    rc = replay_chain_bits(dev, sb, m, get64(slot + 40), get32(slot + 36));
   free(blk);
   return rc;
 }
@@ -659,21 +707,29 @@ int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *en
   }
   if (got < 0) rc = got;
   uint64_t apos = sb->journal_head * BS, aseq = sb->journal_seq;
+  rmaps maps;
+  memset(&maps, 0, sizeof maps);
+  if (apply && count && rc == 0) rc = rmaps_load(dev, sb, &maps);
   for (int64_t k = 0; apply && rc == 0 && k < count; k++) {
     if ((got = next_record(dev, sb, hdr, apos, aseq, &r)) <= 0) {
       rc = got ? got : -EIO; /* the record changed under us between the passes */
       break;
     }
-    if (get32(r.rec + 4) & JTX_INODE) rc = replay_irec(dev, sb, r.rec, r.n, k >= last_ordered);
+    if (get32(r.rec + 4) & JTX_INODE)
+      rc = replay_irec(dev, sb, &maps, r.rec, r.n, k >= last_ordered);
     for (uint32_t i = 0; r.nh && i < r.n && rc == 0; i++) {
       uint64_t tgt = *hdr_target(r.buf, i);
+      const uint8_t *img = r.buf + (r.nh + i) * (size_t)BS;
       if ((tgt & JDATA) && k < last_ordered) continue;
-      rc = ulfs_dev_write(dev, r.buf + (r.nh + i) * (size_t)BS, (tgt & ~JDATA) * BS, BS);
+      if (!(tgt & JDATA) && rmaps_put(&maps, tgt, img)) continue;
+      rc = ulfs_dev_write(dev, img, (tgt & ~JDATA) * BS, BS);
     }
     free(r.buf);
     apos = r.start + r.len;
     aseq++;
   }
+  if (apply && count && rc == 0) rc = rmaps_store(dev, &maps);
+  rmaps_free(&maps);
   free(hdr);
   if (rc) return rc;
   if (apply && count && (rc = ulfs_dev_flush(dev)) != 0) return rc;
