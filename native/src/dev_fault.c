@@ -239,7 +239,8 @@ static int fault_flush(ulfs_dev *d) {
     }
     if (rc) i--; /* the failed write stays volatile, with everything after it */
     for (size_t k = 0; k < i; k++) free(f->v[k].data);
-    memmove(f->v, f->v + i, (f->nv - i) * sizeof *f->v);
+    /* v is NULL while nothing was volatile (memmove must not get NULL) */
+    if (f->nv) memmove(f->v, f->v + i, (f->nv - i) * sizeof *f->v);
     f->nv -= i;
     if (rc == 0) rc = f->inner->ops->flush(f->inner);
   }

@@ -711,8 +711,9 @@ static int hflush_inode(ulfs *fs, inode_m *ip) {
   if (rc == 0) rc = inode_persist(fs, ip, &t);
   if (rc == 0) {
     txn_finalize(fs, &t);
-    /* an inode record holds the inline extents only; frees made it a sync above */
-    if (ip->nchain == 0) t.ino = ip->ino;
+    /* an inode record (with the changed bytes of extent overflow blocks); frees made it a
+     * sync above */
+    t.ino = ip->ino;
     rc = journal_commit(fs, &t, 0);
     if (rc) mark_broken(fs, rc);
   }
@@ -845,11 +846,7 @@ static void fs_free(ulfs *fs) {
     for (size_t h = 0; h < fs->nihash; h++) {
       for (inode_m *ip = fs->ihash[h], *nx; ip; ip = nx) {
         nx = ip->hnext;
-        free(ip->ext);
-        free(ip->chain);
-        free(ip->pfree);
-        if (ip->dir) dir_free(ip->dir);
-        free(ip);
+        inode_free_mem(ip);
       }
     }
   }
@@ -874,6 +871,7 @@ static void fs_free(ulfs *fs) {
   free(fs->quar);
   free(fs->fds);
   free(fs->bounce);
+  free(fs->jopen);
   pthread_mutex_destroy(&fs->lock);
   pthread_cond_destroy(&fs->flusher_cv);
   pthread_cond_destroy(&fs->prefetch_cv);
@@ -927,7 +925,7 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   fs->c_replayed = (uint64_t)rc;
   if (rc) ulfs_log(ULFS_LOG_INFO, "replayed %d journal transaction(s)", rc);
   bool was_clean = fs->sb.clean && rc == 0;
-  fs->jpos = end_pos;
+  fs->jbyte = end_pos * BS;
   fs->jseq = end_seq;
   fs->sb.journal_head = end_pos;
   fs->sb.journal_seq = end_seq;
@@ -943,14 +941,15 @@ int ulfs_mount(ulfs_dev *dev, const ulfs_mount_opts *opts, ulfs **out) {
   fs->idisk = ulfs_alloc_aligned(ibytes);
   fs->ialloc = malloc(ibytes);
   fs->bounce = ulfs_alloc_aligned((size_t)BOUNCE_PAGES * BS);
+  fs->jopen = ulfs_alloc_aligned(BS);
   fs->nihash = 4099;
   fs->ihash = calloc(fs->nihash, sizeof *fs->ihash);
   fs->nithash = 1021;
   fs->ithash = calloc(fs->nithash, sizeof *fs->ithash);
   fs->nfds = 64;
   fs->fds = calloc((size_t)fs->nfds, sizeof *fs->fds);
-  if (!fs->bdisk || !fs->balloc || !fs->idisk || !fs->ialloc || !fs->bounce || !fs->ihash ||
-      !fs->ithash || !fs->fds) {
+  if (!fs->bdisk || !fs->balloc || !fs->idisk || !fs->ialloc || !fs->bounce || !fs->jopen ||
+      !fs->ihash || !fs->ithash || !fs->fds) {
     rc = -ENOMEM;
     goto fail;
   }
@@ -1021,7 +1020,9 @@ int ulfs_shutdown(ulfs *fs) {
   if (!first) {
     int rc = ulfs_dev_flush(fs->dev);
     if (rc == 0) {
-      fs->sb.journal_head = fs->jpos;
+      /* the next record starts at a block boundary, as after a replay */
+      uint64_t head = (fs->jbyte + BS - 1) / BS;
+      fs->sb.journal_head = head < fs->sb.journal_blocks ? head : 0;
       fs->sb.journal_seq = fs->jseq;
       fs->sb.clean = 1;
       rc = sb_write(fs->dev, &fs->sb);

@@ -216,9 +216,10 @@ static void inode_hash_insert(ulfs *fs, inode_m *ip) {
   fs->ihash[h] = ip;
 }
 
-static void inode_free_mem(inode_m *ip) {
+void inode_free_mem(inode_m *ip) {
   free(ip->ext);
   free(ip->chain);
+  free(ip->chain_img);
   free(ip->pfree);
   if (ip->dir) dir_free(ip->dir);
   free(ip);
@@ -361,6 +362,23 @@ static int disk_bits(ulfs *fs, txn *t, uint8_t *bm, uint64_t region, uint64_t s,
   return 0;
 }
 
+/* Sets the range of overflow block image e->img that an inode record logs (J6): the bytes that
+ * differ from `old`, the image as last persisted, when `known`; else the `used` bytes, with the
+ * rest of the block zero (ZERO_TAIL). Then keeps the new image in old. */
+static void chain_changes(txn_blk *e, uint8_t *old, bool known, uint32_t used) {
+  uint32_t lo = 0, hi = used;
+  if (known) { /* 8 bytes at a time from both ends */
+    while (lo < BS && memcmp(old + lo, e->img + lo, 8) == 0) lo += 8;
+    hi = BS;
+    while (hi > lo && memcmp(old + hi - 8, e->img + hi - 8, 8) == 0) hi -= 8;
+    if (lo == BS) lo = hi = 0; /* unchanged */
+  }
+  e->lo = (uint16_t)lo;
+  e->hi = (uint16_t)hi;
+  e->zero_tail = !known;
+  memcpy(old, e->img, BS);
+}
+
 int inode_persist(ulfs *fs, inode_m *ip, txn *t) {
   int rc;
   uint64_t blk = fs->sb.itable_start + (ip->ino - 1) / INODES_PER_BLOCK;
@@ -373,6 +391,13 @@ int inode_persist(ulfs *fs, inode_m *ip, txn *t) {
   uint32_t need = 0;
   if (!gone && ip->next > INLINE_EXTENTS)
     need = (ip->next - INLINE_EXTENTS + XBLK_EXTENTS - 1) / XBLK_EXTENTS;
+  if (ip->nchain > need && ip->chain_known > need) ip->chain_known = need;
+  if (need > ip->chain_cap) {
+    uint8_t *ni = realloc(ip->chain_img, (size_t)need * BS);
+    if (!ni) return -ENOMEM;
+    ip->chain_img = ni;
+    ip->chain_cap = need;
+  }
   while (ip->nchain > need) {
     uint64_t b = ip->chain[--ip->nchain];
     if ((rc = disk_bits(fs, t, fs->bdisk, fs->sb.bbitmap_start, b, 1, false)) != 0) return rc;
@@ -390,8 +415,9 @@ int inode_persist(ulfs *fs, inode_m *ip, txn *t) {
     }
   }
   for (uint32_t c = 0; c < ip->nchain; c++) {
-    uint8_t *xb = txn_block(t, ip->chain[c]);
-    if (!xb) return -ENOMEM;
+    txn_blk *te = txn_entry(t, ip->chain[c]);
+    if (!te) return -ENOMEM;
+    uint8_t *xb = te->img;
     memset(xb, 0, BS);
     uint32_t first = INLINE_EXTENTS + c * XBLK_EXTENTS;
     uint32_t cnt = ip->next - first < XBLK_EXTENTS ? ip->next - first : XBLK_EXTENTS;
@@ -404,9 +430,11 @@ int inode_persist(ulfs *fs, inode_m *ip, txn *t) {
       put32(e + 4, ip->ext[first + i].len);
       put64(e + 8, ip->ext[first + i].pblk);
     }
+    chain_changes(te, ip->chain_img + (size_t)c * BS, c < ip->chain_known, 16 + cnt * 16);
     if ((rc = disk_bits(fs, t, fs->bdisk, fs->sb.bbitmap_start, ip->chain[c], 1, true)) != 0)
       return rc;
   }
+  ip->chain_known = ip->nchain;
   for (uint32_t i = 0; i < ip->npfree; i++) {
     rc = disk_bits(fs, t, fs->bdisk, fs->sb.bbitmap_start, ip->pfree[i].start, ip->pfree[i].len,
                    false);

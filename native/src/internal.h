@@ -83,7 +83,7 @@ int ulfs_dev_open_cached_fd(ulfs_dev *dev, const char *path);
 
 /* ---- on-device format (docs/format/ulfs-device.md) --------------------------------------- */
 #define ULFS_MAGIC 0x53464c55u /* "ULFS" little-endian */
-#define ULFS_VERSION 3u
+#define ULFS_VERSION 4u
 #define ULFS_VERSION_MIN 2u /* oldest version mounted; mount rewrites the superblock as current */
 #define ULFS_JHDR_MAGIC 0x48444a55u /* "UJDH" */
 #define ULFS_JCMT_MAGIC 0x544d4a55u /* "UJMT" */
@@ -99,6 +99,7 @@ int ulfs_dev_open_cached_fd(ulfs_dev *dev, const char *path);
 #define JHDR_TARGETS_FIRST ((BS - JHDR_FIXED) / 8u)
 #define JTX_ORDERED 0x1u        /* header flag: data written home before it was durable (J4) */
 #define JTX_INODE 0x2u          /* header flag: an inode record (journal.c J6), version 3 */
+#define IREC_ALIGN 64u /* version 4: inode records start and end on 64-byte bounds (J7) */
 #define JDATA (1ull << 63)      /* target flag: a data block's image (journal.c J5) */
 
 typedef struct superblock {
@@ -161,6 +162,10 @@ typedef struct inode_m {
   uint32_t next, extcap;
   uint64_t *chain; /* extent overflow blocks as last persisted */
   uint32_t nchain;
+  /* The first chain_known overflow blocks' images as last persisted, BS bytes each (chain_cap
+   * of them allocated): an inode record logs only the bytes that changed (journal.c J6). */
+  uint8_t *chain_img;
+  uint32_t chain_known, chain_cap;
   run *pfree; /* blocks released in memory, to be freed on disk by the next commit */
   uint32_t npfree, pfreecap;
   dir_m *dir;      /* loaded directory contents (directories only) */
@@ -362,7 +367,11 @@ struct ulfs {
   /* inode-table blocks as persisted, loaded on demand */
   struct itblk { uint64_t blk; uint8_t *img; struct itblk *next; } **ithash;
   size_t nithash;
-  uint64_t jpos, jseq; /* next journal block index and sequence number */
+  /* Journal-relative byte offset where the next record starts, and its sequence number. A
+   * block record starts at the next block boundary; an inode record (version 4) right here,
+   * possibly inside a block earlier records of which are already written (journal.c J7). */
+  uint64_t jbyte, jseq;
+  uint8_t *jopen; /* block jbyte / BS as written so far, when jbyte % BS != 0 */
   bool data_unflushed; /* data writes issued since the last device flush */
   bool journal_unflushed; /* journal records written since the last device flush */
   /* Counts the writes that set data_unflushed or journal_unflushed: a flush made with fs->lock
@@ -429,7 +438,8 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags);
  * meanwhile: what they write stays pending for the next flush. REQUIRES: fs->lock held. */
 int journal_harden(ulfs *fs);
 /* Replays committed transactions from sb->journal_head; returns count or negative errno. On
- * return end_pos and end_seq are where the next transaction goes. */
+ * return end_pos (a block index: the block after the last record, 0 at the journal's end; a
+ * valid superblock head) and end_seq are where the next transaction goes. */
 int journal_replay(ulfs_dev *dev, const superblock *sb, bool apply, uint64_t *end_pos,
                    uint64_t *end_seq);
 
@@ -457,6 +467,7 @@ void txn_finalize(ulfs *fs, txn *t);
 uint64_t ext_blocks(const inode_m *ip);
 /* Adds the inode's persisted form (table slot, bitmaps, overflow blocks) to t. */
 int inode_persist(ulfs *fs, inode_m *ip, txn *t);
+void inode_free_mem(inode_m *ip); /* frees an in-memory inode and what it owns */
 void inode_decode(const uint8_t *slot, inode_m *ip, uint64_t *xblk);
 int itable_block(ulfs *fs, uint64_t blk, uint8_t **img);
 /* After a commit: releases ip->pfree into the allocator (or quarantine for journaled blocks). */

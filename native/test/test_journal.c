@@ -8,8 +8,8 @@ static ulfs_dev *dev;
 
 /* Runs `op` with only its first journal write reaching the device (home writes lost). */
 static void crash_after_journal_write(ulfs *fs, void (*op)(ulfs *)) {
-  OK(ulfs_dev_mem_freeze_after(dev, 1));
-  op(fs);
+  OK(ulfs_dev_mem_freeze_after(dev, op ? 1 : 0));
+  if (op) op(fs);
   ulfs_unmount(fs);
   OK(ulfs_dev_mem_freeze_after(dev, -1));
 }
@@ -33,7 +33,7 @@ static void replay_and_torn_tail(void) {
   CHECK(c.journal_replayed_txns == 2);
   ulfs_stat st;
   OK(ulfs_stat_path(fs, "/b", &st));
-  uint64_t jpos = fs->jpos, jstart = fs->sb.journal_start;
+  uint64_t jpos = fs->jbyte / BS, jstart = fs->sb.journal_start;
   crash_after_journal_write(fs, mk_c);
   /* tear the last transaction: one flipped byte in a logged block image */
   uint8_t *blk = ulfs_alloc_aligned(4096);
@@ -139,17 +139,23 @@ static void crc32c_implementations_agree(void) {
     }
 }
 
+/* A fresh memory device (in `dev`) mounted, with file `path` open as descriptor 0 holding
+ * "abc", fsync'ed. */
+static ulfs *new_image_with_abc(const char *path) {
+  dev = t_memdev(8u << 20, NULL);
+  ulfs *fs = t_mount(dev, 1u << 20);
+  CHECK(ulfs_open(fs, path, O_CREAT | O_RDWR, 0644) == 0);
+  CHECK_RC(ulfs_pwrite(fs, 0, "abc", 3, 0), 3);
+  OK(ulfs_fsync(fs, 0));
+  return fs;
+}
+
 /* A version 2 image (written by the previous release) is checked by fsck as it is, and mounted:
  * the mount replays its journal and rewrites the superblock as the current version, so an
  * older reader refuses the inode records that follow. Versions out of range are refused. */
 static void version_2_image_upgraded_at_mount(void) {
-  dev = t_memdev(8u << 20, NULL);
-  ulfs *fs = t_mount(dev, 1u << 20);
-  int fd = ulfs_open(fs, "/f", O_CREAT | O_RDWR, 0644);
-  CHECK(fd >= 0);
-  CHECK_RC(ulfs_pwrite(fs, fd, "abc", 3, 0), 3);
-  OK(ulfs_fsync(fs, fd));
-  OK(ulfs_close(fs, fd));
+  ulfs *fs = new_image_with_abc("/f");
+  OK(ulfs_close(fs, 0));
   OK(ulfs_unmount(fs));
   superblock sb;
   OK(sb_read_best(dev, &sb));
@@ -172,7 +178,7 @@ static void version_2_image_upgraded_at_mount(void) {
   CHECK(sb.version == ULFS_VERSION);
   fs = t_mount(dev, 1u << 20);
   char buf[4] = {0};
-  fd = ulfs_open(fs, "/f", O_RDONLY, 0);
+  int fd = ulfs_open(fs, "/f", O_RDONLY, 0);
   CHECK(fd >= 0);
   CHECK_RC(ulfs_pread(fs, fd, buf, 3, 0), 3);
   CHECK(memcmp(buf, "abc", 3) == 0);
@@ -181,12 +187,60 @@ static void version_2_image_upgraded_at_mount(void) {
   ulfs_dev_close(dev);
 }
 
+/* A version 3 image whose journal still holds an inode record (the process died after an
+ * hflush) is replayed by this version and upgraded. Version 3 counted an inode record's length
+ * in blocks and ended it at a block's end (version 4: 64-byte units, J7): the record this
+ * version wrote is rewritten here in that layout, and the superblock marked version 3. */
+static void version_3_record_replayed(void) {
+  ulfs *fs = new_image_with_abc("/w");
+  int fd = 0;
+  uint64_t at = (fs->sb.journal_start + fs->jbyte / BS) * BS; /* after a block record */
+  CHECK(fs->jbyte % BS == 0);
+  CHECK_RC(ulfs_pwrite(fs, fd, "defgh", 5, 3), 5);
+  OK(ulfs_hflush(fs, fd));
+  crash_after_journal_write(fs, NULL);
+  uint8_t *rec = ulfs_alloc_aligned(BS);
+  OK(ulfs_dev_read(dev, rec, at, BS));
+  uint32_t units, nd;
+  memcpy(&units, rec + 20, 4);
+  memcpy(&nd, rec + 16, 4);
+  CHECK(units * IREC_ALIGN < BS);
+  uint8_t trailer[12];
+  memcpy(trailer, rec + units * IREC_ALIGN - 16, 12);
+  memset(rec + units * IREC_ALIGN - 16, 0, 16);
+  uint32_t one = 1;
+  memcpy(rec + 20, &one, 4);
+  memcpy(rec + BS - 16, trailer, 12);
+  uint32_t crc = ulfs_crc32c(0, rec, BS - 4);
+  memcpy(rec + BS - 4, &crc, 4);
+  OK(ulfs_dev_write(dev, rec, at, BS));
+  free(rec);
+  superblock sb;
+  OK(sb_read_best(dev, &sb));
+  sb.version = 3;
+  OK(sb_write(dev, &sb));
+  ulfs_fsck_report r;
+  OK(ulfs_fsck(dev, 0, &r));
+  CHECK(r.replayed_txns == 3); /* the create's and the fsync's records, the inode record */
+  fs = t_mount(dev, 1u << 20);
+  OK(sb_read_best(dev, &sb));
+  CHECK(sb.version == ULFS_VERSION);
+  char buf[9] = {0};
+  fd = ulfs_open(fs, "/w", O_RDONLY, 0);
+  CHECK(fd >= 0);
+  CHECK_RC(ulfs_pread(fs, fd, buf, sizeof buf, 0), 8);
+  CHECK(memcmp(buf, "abcdefgh", 8) == 0);
+  OK(ulfs_close(fs, fd));
+  t_unmount_fsck_close(fs, dev);
+}
+
 int main(void) {
   crc32c_implementations_agree();
   version_2_image_upgraded_at_mount();
+  version_3_record_replayed();
   replay_and_torn_tail();
   wrap_and_quarantine();
   orphans_freed_after_crash();
-  printf("5 passed, 0 failed\n");
+  printf("6 passed, 0 failed\n");
   return 0;
 }

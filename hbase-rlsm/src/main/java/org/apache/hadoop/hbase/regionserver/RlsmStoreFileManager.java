@@ -109,8 +109,49 @@ public class RlsmStoreFileManager implements StoreFileManager {
       this.high = high;
       this.segments = segments;
       if (recorded != null) {
-        this.summary = new PartitionSummary(low, high, names(), recorded, exclusive());
+        this.summary = recordedSummary(recorded);
       }
+    }
+
+    /**
+     * The summary of the statistics a manifest records, with each segment's share: a segment
+     * lying inside the range holds its whole file-info row count and length there; the segments
+     * shared with a neighbour (after an index split) share the rest of the recorded entries and
+     * bytes in proportion to their row counts and lengths (an estimate; file-info only).
+     */
+    private PartitionSummary recordedSummary(RowStats recorded) {
+      int n = segments.size();
+      long[] bytes = new long[n];
+      long[] entries = new long[n];
+      boolean[] inside = new boolean[n];
+      long insideBytes = 0;
+      long insideEntries = 0;
+      long sharedLength = 0;
+      long sharedRows = 0;
+      for (int i = 0; i < n; i++) {
+        HStoreFile seg = segments.get(i);
+        inside[i] = inside(seg);
+        bytes[i] = seg.getReader().length();
+        entries[i] = RlsmFiles.rowCount(seg);
+        if (inside[i]) {
+          insideBytes += bytes[i];
+          insideEntries += entries[i];
+        } else {
+          sharedLength += bytes[i];
+          sharedRows += entries[i];
+        }
+      }
+      double restBytes = Math.max(0, recorded.bytes() - insideBytes);
+      double restEntries = Math.max(0, recorded.entries() - insideEntries);
+      boolean exclusive = true;
+      for (int i = 0; i < n; i++) {
+        if (!inside[i]) {
+          exclusive = false;
+          bytes[i] = sharedLength == 0 ? 0 : (long) (restBytes * bytes[i] / sharedLength);
+          entries[i] = sharedRows == 0 ? 0 : (long) (restEntries * entries[i] / sharedRows);
+        }
+      }
+      return new PartitionSummary(low, high, names(), recorded, bytes, entries, exclusive);
     }
 
     /**
@@ -144,28 +185,36 @@ public class RlsmStoreFileManager implements StoreFileManager {
     /** Whether every segment's rows lie inside the range (file-info and root index only). */
     private boolean exclusive() {
       for (HStoreFile seg : segments) {
-        byte[] first = firstRow(seg);
-        if (
-          first != null
-            && (Bytes.compareTo(first, low) < 0 || Bytes.compareTo(lastRow(seg), high) > 0)
-        ) {
+        if (!inside(seg)) {
           return false;
         }
       }
       return true;
     }
 
+    /** Whether the segment's rows lie inside the range (file-info and root index only). */
+    private boolean inside(HStoreFile seg) {
+      byte[] first = firstRow(seg);
+      return first == null
+        || (Bytes.compareTo(first, low) >= 0 && Bytes.compareTo(lastRow(seg), high) <= 0);
+    }
+
     private PartitionSummary computeSummary() throws IOException {
       if (exclusive()) {
         RowStats sum = RowStats.EMPTY;
-        for (HStoreFile seg : segments) {
+        long[] bytes = new long[segments.size()];
+        long[] entries = new long[segments.size()];
+        for (int i = 0; i < bytes.length; i++) {
+          HStoreFile seg = segments.get(i);
           RowSketch sketch = RlsmFiles.sketch(seg);
           if (sketch == null) {
             return readSummary();
           }
-          sum = sum.plus(new RowStats(RlsmFiles.rowCount(seg), seg.getReader().length(), sketch));
+          bytes[i] = seg.getReader().length();
+          entries[i] = RlsmFiles.rowCount(seg);
+          sum = sum.plus(new RowStats(entries[i], bytes[i], sketch));
         }
-        return new PartitionSummary(low, high, names(), sum, true);
+        return new PartitionSummary(low, high, names(), sum, bytes, entries, true);
       }
       return readSummary();
     }
@@ -202,13 +251,18 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
       long bytes = 0;
       long entries = 0;
-      for (Head h : all) {
-        entries += h.rows;
+      long[] segmentBytes = new long[all.size()];
+      long[] segmentEntries = new long[all.size()];
+      for (int i = 0; i < segmentBytes.length; i++) {
+        Head h = all.get(i);
         long fileRows = RlsmFiles.rowCount(h.segment);
-        bytes += fileRows == 0 ? 0 : h.segment.getReader().length() * h.rows / fileRows;
+        segmentEntries[i] = h.rows;
+        segmentBytes[i] = fileRows == 0 ? 0 : h.segment.getReader().length() * h.rows / fileRows;
+        entries += segmentEntries[i];
+        bytes += segmentBytes[i];
       }
       return new PartitionSummary(low, high, names(), new RowStats(entries, bytes, distinct),
-        exclusive());
+        segmentBytes, segmentEntries, exclusive());
     }
 
     @Override

@@ -5,7 +5,6 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +21,7 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.throttle.NoLimitThroughputController;
+import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
@@ -86,17 +86,7 @@ public class TestRlsmSelectionReadsNoData {
   }
 
   private static List<Cell> cells(HRegion r) throws IOException {
-    List<Cell> all = new ArrayList<>();
-    try (RegionScanner s = r.getScanner(new Scan())) {
-      List<Cell> row = new ArrayList<>();
-      boolean more;
-      do {
-        more = s.next(row);
-        all.addAll(row);
-        row.clear();
-      } while (more);
-    }
-    return all;
+    return RlsmTestRows.cells(r, new Scan());
   }
 
   @Test

@@ -33,7 +33,10 @@ public final class CompactionPlan {
     SPLIT,
     /** Two small neighbours rewritten into one partition. */
     MERGE,
-    /** A partition with too many segments or too much superseded data rewritten into one. */
+    /**
+     * A partition with too many segments (a bound lowered below its count) or too much
+     * superseded data rewritten into one.
+     */
     CLEANUP,
     /** User major compaction: everything rewritten, delete markers dropped. */
     MAJOR,
@@ -53,7 +56,8 @@ public final class CompactionPlan {
     /**
      * Statistics of the kept segments' rows inside the range ({@link RowStats#EMPTY} when none
      * are kept), or null when the planner does not know them; the runner adds the new segment's
-     * and records the sum in the manifest.
+     * and records the sum in the manifest. After a fold of the newest segments the sketch is the
+     * whole partition's ({@link PartitionSummary#keptBefore}): the sum is then exact.
      */
     public final RowStats kept;
 

@@ -17,8 +17,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * the files the plan names (docs/architecture.md, "Level-1 and compaction"): a range-append's and
  * a major compaction's Level-0 rows go to partitions and gaps ({@link RowPlacement}), an
  * oversized partition is divided at its median row ({@link QuickselectPartitioner}). The
- * selection fixed everything else (victims, inputs, which partitions fold their segments in, so
- * which files are retired); a layout only draws the ranges, and keeps exactly the files the
+ * selection fixed everything else (victims, inputs, which partitions fold which of their segments
+ * in, so which files are retired); a layout only draws the ranges, and keeps exactly the files the
  * selection said it would.
  */
 final class PlacedLayouts {
@@ -52,40 +52,56 @@ final class PlacedLayouts {
 
   /**
    * A range-append: the rows of {@code placed} go to partitions and gaps; a partition keeps its
-   * segments and its linked files unless {@code folded} (its segments are inputs, it starts with
-   * nothing kept); a new partition keeps nothing.
+   * segments and its linked files unless folded ({@code foldKeeps[i] >= 0}: it keeps only that
+   * many of its oldest segments, the others and its linked files are inputs); a new partition
+   * keeps nothing.
    */
-  static Layout append(List<PartitionSummary> partitions, boolean[] folded,
+  static Layout append(List<PartitionSummary> partitions, int[] foldKeeps,
     Map<PartitionSummary, List<FileSummary>> links, List<String> placed, int minRows) {
     return rows -> {
       RowPlacement placement = RowPlacement.place(lows(partitions), highs(partitions),
         rowsOf(placed, rows), minRows);
       List<Target> targets = new ArrayList<>();
       for (RowPlacement.Range r : placement.ranges()) {
-        if (r.existing < 0 || folded[r.existing]) {
+        if (r.existing < 0) {
           targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
           continue;
         }
         PartitionSummary p = partitions.get(r.existing);
-        List<FileSummary> l = links.getOrDefault(p, List.of());
-        List<String> keep = new ArrayList<>(p.segments);
-        l.forEach(v -> keep.add(v.name));
-        targets.add(new Target(r.low, r.high, keep, keptStats(p, r.low, r.high, l)));
+        int foldKeep = foldKeeps[r.existing];
+        if (foldKeep == 0) {
+          targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
+        } else if (foldKeep > 0) {
+          RowStats kept = sameRangeOrExclusive(p, r) ? p.keptBefore(foldKeep) : null;
+          targets.add(new Target(r.low, r.high, p.segments.subList(0, foldKeep), kept));
+        } else {
+          List<FileSummary> l = links.getOrDefault(p, List.of());
+          List<String> keep = new ArrayList<>(p.segments);
+          l.forEach(v -> keep.add(v.name));
+          targets.add(new Target(r.low, r.high, keep, keptStats(p, r, l)));
+        }
       }
       return targets;
     };
   }
 
   /**
-   * Statistics of a partition's segments and its linked files inside its range after an append
-   * ({@code [low, high]}, the old range or a wider one), or null when unknown: a wider range may
-   * hold more rows of a segment shared with a neighbour, and a file without a sketch has no
-   * statistics. Linked files lie inside the old range.
+   * Whether the partition's statistics hold for its range after an append: the range is the old
+   * one, or a wider one (gap rows) and no segment holds rows outside the old range.
    */
-  private static RowStats keptStats(PartitionSummary p, byte[] low, byte[] high,
+  private static boolean sameRangeOrExclusive(PartitionSummary p, RowPlacement.Range r) {
+    return p.exclusive || (Bytes.equals(r.low, p.low) && Bytes.equals(r.high, p.high));
+  }
+
+  /**
+   * Statistics of a partition's segments and its linked files inside its range after an append
+   * (the old range or a wider one), or null when unknown: a wider range may hold more rows of a
+   * segment shared with a neighbour, and a file without a sketch has no statistics. Linked files
+   * lie inside the old range.
+   */
+  private static RowStats keptStats(PartitionSummary p, RowPlacement.Range r,
     List<FileSummary> linked) {
-    boolean sameRange = Bytes.equals(low, p.low) && Bytes.equals(high, p.high);
-    RowStats s = sameRange || p.exclusive ? p.stats : null;
+    RowStats s = sameRangeOrExclusive(p, r) ? p.stats : null;
     for (FileSummary f : linked) {
       RowStats fs = f.stats();
       s = s == null || fs == null ? null : s.plus(fs);

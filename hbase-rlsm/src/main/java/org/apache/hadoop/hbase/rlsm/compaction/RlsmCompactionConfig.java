@@ -40,6 +40,13 @@ public final class RlsmCompactionConfig {
   /** Chain clean-up: rewrite a partition that has more segments than this. */
   public static final String MAX_SEGMENTS_KEY = "hbase.rlsm.partition.max.segments";
   public static final int DEFAULT_MAX_SEGMENTS = 32;
+  /**
+   * The segment bound's fold takes in an older segment while it holds at most this times the
+   * bytes the fold has taken in so far ({@link SegmentTiers}): 1 gives tiers of doubling sizes;
+   * larger values rewrite big old segments sooner, smaller ones later.
+   */
+  public static final String TIER_RATIO_KEY = "hbase.rlsm.partition.tier.ratio";
+  public static final double DEFAULT_TIER_RATIO = 1.0;
   /** Chain clean-up: rewrite a partition whose superseded share of row entries exceeds this. */
   public static final String MAX_DEAD_FRACTION_KEY = "hbase.rlsm.partition.max.dead.fraction";
   public static final double DEFAULT_MAX_DEAD_FRACTION = 0.5;
@@ -65,6 +72,7 @@ public final class RlsmCompactionConfig {
   final SplitMode splitMode;
   final long mergeBytes;
   final int maxSegments;
+  final double tierRatio;
   final double maxDeadFraction;
   final boolean rewriteDropDeletes;
   final boolean leave;
@@ -80,6 +88,7 @@ public final class RlsmCompactionConfig {
       .mergeBytes(conf.getLong(MERGE_BYTES_KEY, conf.getLong(SPLIT_BYTES_KEY, DEFAULT_SPLIT_BYTES)
         / 16))
       .maxSegments(conf.getInt(MAX_SEGMENTS_KEY, DEFAULT_MAX_SEGMENTS))
+      .tierRatio(conf.getDouble(TIER_RATIO_KEY, DEFAULT_TIER_RATIO))
       .maxDeadFraction(conf.getDouble(MAX_DEAD_FRACTION_KEY, DEFAULT_MAX_DEAD_FRACTION))
       .rewriteDropDeletes(conf.getBoolean(REWRITE_DROP_DELETES_KEY, DEFAULT_REWRITE_DROP_DELETES))
       .leave(conf.getBoolean(LEAVE_KEY, DEFAULT_LEAVE)));
@@ -94,6 +103,8 @@ public final class RlsmCompactionConfig {
     check(mergeBytes >= 0 && mergeBytes < b.splitBytes,
       MERGE_BYTES_KEY + " must be in [0, split bytes) but was " + mergeBytes);
     check(b.maxSegments >= 2, MAX_SEGMENTS_KEY + " must be at least 2 but was " + b.maxSegments);
+    check(b.tierRatio > 0 && b.tierRatio < Double.POSITIVE_INFINITY,
+      TIER_RATIO_KEY + " must be positive and finite but was " + b.tierRatio);
     check(b.maxDeadFraction > 0 && b.maxDeadFraction <= 1,
       MAX_DEAD_FRACTION_KEY + " must be in (0, 1] but was " + b.maxDeadFraction);
     this.l0Trigger = b.l0Trigger;
@@ -103,6 +114,7 @@ public final class RlsmCompactionConfig {
     this.splitMode = b.splitMode;
     this.mergeBytes = mergeBytes;
     this.maxSegments = b.maxSegments;
+    this.tierRatio = b.tierRatio;
     this.maxDeadFraction = b.maxDeadFraction;
     this.rewriteDropDeletes = b.rewriteDropDeletes;
     this.leave = b.leave;
@@ -131,6 +143,7 @@ public final class RlsmCompactionConfig {
     private SplitMode splitMode = DEFAULT_SPLIT_MODE;
     private Long mergeBytes; // null: split bytes / 16
     private int maxSegments = DEFAULT_MAX_SEGMENTS;
+    private double tierRatio = DEFAULT_TIER_RATIO;
     private double maxDeadFraction = DEFAULT_MAX_DEAD_FRACTION;
     private boolean rewriteDropDeletes = DEFAULT_REWRITE_DROP_DELETES;
     private boolean leave = DEFAULT_LEAVE;
@@ -177,6 +190,12 @@ public final class RlsmCompactionConfig {
     /** {@link #MAX_SEGMENTS_KEY}. */
     public Builder maxSegments(int segments) {
       this.maxSegments = segments;
+      return this;
+    }
+
+    /** {@link #TIER_RATIO_KEY}. */
+    public Builder tierRatio(double ratio) {
+      this.tierRatio = ratio;
       return this;
     }
 

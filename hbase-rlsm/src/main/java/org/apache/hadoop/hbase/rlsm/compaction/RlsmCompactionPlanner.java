@@ -24,9 +24,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * not empty or Level-0 reaches the trigger.
  *
  * <p>Invariant: no plan leaves a partition with more than {@code maxSegments} segments. A
- * range-append that would push a partition past the bound rewrites that partition with its new
- * rows instead of adding a segment; the stand-alone clean-up then serves only layouts that were
- * over the bound before (a lowered bound) and partitions with too much superseded data.
+ * range-append that would push a partition past the bound rewrites that partition's newest
+ * segments with its new rows into one segment instead of adding one ({@link SegmentTiers}: the
+ * whole partition only when the tiers reach its oldest segment); the stand-alone clean-up then
+ * serves only layouts that were over the bound before (a lowered bound) and partitions with too
+ * much superseded data.
  */
 public final class RlsmCompactionPlanner {
   private final RlsmCompactionConfig config;
@@ -152,37 +154,53 @@ public final class RlsmCompactionPlanner {
       }
     }
     List<String> placedNames = new ArrayList<>(appended);
-    boolean[] folded = new boolean[partitions.size()];
+    // per partition: how many of its oldest segments a fold keeps, or -1 when it is not folded
+    int[] foldKeeps = new int[partitions.size()];
     Set<String> referenced = new LinkedHashSet<>();
     List<String> linked = new ArrayList<>();
-    int foldedCount = 0;
+    int whole = 0;
+    int newest = 0;
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
       List<FileSummary> l = links.getOrDefault(p, List.of());
       int newSegment = mayReceive(placed, partitions, i) ? 1 : 0;
       if (p.segments.size() + l.size() + newSegment > config.maxSegments) {
-        // The hard bound: the append rewrites the partition's segments (in its range) and its
-        // union-set victims together with its new rows into one segment.
-        folded[i] = true;
-        foldedCount++;
-        for (String seg : p.segments) {
-          inputs.computeIfAbsent(seg, k -> new ArrayList<>()).add(new byte[][] { p.low, p.high });
-        }
+        // The hard bound: the append rewrites the partition's newest segments (in its range, by
+        // size tiers) and its union-set victims together with its new rows into one segment.
+        long incoming = 0;
         for (FileSummary v : l) {
+          incoming += v.bytes;
           inputs.put(v.name, List.of());
           appended.add(v.name);
         }
+        int from = SegmentTiers.foldFrom(p.segmentBytes, config.maxSegments - 1, incoming,
+          config.tierRatio);
+        foldKeeps[i] = from;
+        if (from == 0) {
+          whole++;
+        } else {
+          newest++;
+        }
+        for (int s = 0; s < p.segments.size(); s++) {
+          if (s < from) {
+            referenced.add(p.segments.get(s));
+          } else {
+            inputs.computeIfAbsent(p.segments.get(s), k -> new ArrayList<>())
+              .add(new byte[][] { p.low, p.high });
+          }
+        }
       } else {
+        foldKeeps[i] = -1;
         referenced.addAll(p.segments);
         l.forEach(v -> referenced.add(v.name));
         l.forEach(v -> linked.add(v.name));
       }
     }
     String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger
-      + (foldedCount == 0 ? "" : ", " + foldedCount + " partitions at the bound of "
-        + config.maxSegments + " segments folded in");
+      + (whole + newest == 0 ? "" : ", at the bound of " + config.maxSegments + " segments "
+        + newest + " partitions fold their newest segments in, " + whole + " all of them");
     return new CompactionPlan(Kind.APPEND, reason,
-      PlacedLayouts.append(partitions, folded, links, placedNames, config.newPartitionMinRows),
+      PlacedLayouts.append(partitions, foldKeeps, links, placedNames, config.newPartitionMinRows),
       referenced, inputs, false, appended, linked);
   }
 

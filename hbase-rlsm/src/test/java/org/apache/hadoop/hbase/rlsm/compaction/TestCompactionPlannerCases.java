@@ -36,7 +36,7 @@ public class TestCompactionPlannerCases {
     RlsmCompactionConfig.MAX_VICTIMS_KEY, RlsmCompactionConfig.NEW_PARTITION_MIN_ROWS_KEY,
     RlsmCompactionConfig.SPLIT_BYTES_KEY, RlsmCompactionConfig.SPLIT_MODE_KEY,
     RlsmCompactionConfig.MERGE_BYTES_KEY, RlsmCompactionConfig.MAX_SEGMENTS_KEY,
-    RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY,
+    RlsmCompactionConfig.TIER_RATIO_KEY, RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY,
     RlsmCompactionConfig.LEAVE_KEY);
   private static final List<String> KEYS = List.of("partition", "level0", "rows", "major",
     "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
@@ -98,14 +98,35 @@ public class TestCompactionPlannerCases {
       }
       byte[][] range = Case.range(words.get(0));
       List<String> segments = List.of(attrs.get("segments").split(","));
-      long bytes = Long.parseLong(attrs.get("bytes"));
+      long[] segmentBytes = segmentBytes(attrs, segments.size());
       if ("rows".equals(attrs.get("stats"))) {
-        out.add(withStats(range, segments, bytes));
+        out.add(withStats(range, segments, segmentBytes));
       } else {
-        out.add(new PartitionSummary(range[0], range[1], segments, bytes,
+        out.add(new PartitionSummary(range[0], range[1], segments, segmentBytes,
           Long.parseLong(attrs.getOrDefault("entries", "10")),
           Long.parseLong(attrs.getOrDefault("distinct", "10"))));
       }
+    }
+    return out;
+  }
+
+  /**
+   * Per segment bytes: "segment-bytes=B1,B2,...", or else "bytes=B" shared evenly (the first
+   * segments take the remainder).
+   */
+  private static long[] segmentBytes(Map<String, String> attrs, int segments) {
+    long[] out = new long[segments];
+    if (attrs.containsKey("segment-bytes")) {
+      String[] values = attrs.get("segment-bytes").split(",");
+      assertEquals("segment-bytes values", segments, values.length);
+      for (int i = 0; i < segments; i++) {
+        out[i] = Long.parseLong(values[i]);
+      }
+      return out;
+    }
+    long bytes = Long.parseLong(attrs.get("bytes"));
+    for (int i = 0; i < segments; i++) {
+      out[i] = bytes / segments + (i < bytes % segments ? 1 : 0);
     }
     return out;
   }
@@ -119,18 +140,24 @@ public class TestCompactionPlannerCases {
   }
 
   /** A partition whose statistics are those of its segments' "rows:" inside its range. */
-  private PartitionSummary withStats(byte[][] range, List<String> segments, long bytes) {
+  private PartitionSummary withStats(byte[][] range, List<String> segments,
+    long[] segmentBytes) {
     long entries = 0;
+    long bytes = 0;
+    long[] segmentEntries = new long[segments.size()];
     RowSketch distinct = new RowSketch();
     boolean exclusive = true;
-    for (String seg : segments) {
+    for (int i = 0; i < segmentEntries.length; i++) {
+      String seg = segments.get(i);
       byte[][] inRange = source.rows(seg, range[0], range[1]);
+      segmentEntries[i] = inRange.length;
       entries += inRange.length;
+      bytes += segmentBytes[i];
       distinct.addAll(sketch(inRange));
       exclusive &= inRange.length == rows.get(seg).length;
     }
     return new PartitionSummary(range[0], range[1], segments,
-      new RowStats(entries, bytes, distinct), exclusive);
+      new RowStats(entries, bytes, distinct), segmentBytes, segmentEntries, exclusive);
   }
 
   private static String kept(RowStats s) {

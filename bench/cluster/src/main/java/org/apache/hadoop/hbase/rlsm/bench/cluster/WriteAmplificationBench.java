@@ -46,8 +46,10 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * <p>Arguments: megabytes of user data (default 160), flush size in MB (4), output CSV path,
  * and optionally a comma-separated engine list among {@code default, default-imc (the default
  * engine with IN_MEMORY_COMPACTION => ADAPTIVE), stripe, rlsm-index, rlsm-rewrite,
- * rlsm-index-skiplist} (RLSM with HBase's skip-list memstore instead of the hash memstore;
- * default: default, stripe, rlsm-index, rlsm-rewrite). Run at several sizes by
+ * rlsm-index-skiplist (RLSM with HBase's skip-list memstore instead of the hash memstore),
+ * rlsm-index-wholefold (RLSM whose segment bound folds whole partitions, as before its size
+ * tiers: a tier ratio no segment stays under)} (default: default, stripe, rlsm-index,
+ * rlsm-rewrite). Run at several sizes by
  * {@code bench/scripts/scale.sh}.
  */
 public final class WriteAmplificationBench {
@@ -170,6 +172,8 @@ public final class WriteAmplificationBench {
       cf.setConfiguration(RlsmCompactionConfig.SPLIT_MODE_KEY, parts[1]);
       if (parts.length > 2 && parts[2].equals("skiplist")) {
         RlsmTables.useDefaultMemStore(cf);
+      } else if (parts.length > 2 && parts[2].equals("wholefold")) {
+        cf.setConfiguration(RlsmCompactionConfig.TIER_RATIO_KEY, "1e300");
       }
     } else if (engine.equals("stripe")) {
       cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName());
