@@ -209,9 +209,15 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     return t != null ? t : e;
   }
 
-  /** After HBase opened the files: archive orphans of an interrupted compaction. */
+  /**
+   * Before HBase opens the files: complete a daughter of a split the master made on HFile terms
+   * ({@link DaughterReferences}). After: archive orphans of an interrupted compaction.
+   */
   @Override
   public void initialize(boolean warmup) throws IOException {
+    if (!warmup && store.isPrimaryReplicaStore()) {
+      DaughterReferences.complete(store, conf);
+    }
     super.initialize(warmup);
     List<HStoreFile> orphans = storeFileManager.orphans();
     if (!orphans.isEmpty() && !warmup && store.isPrimaryReplicaStore()) {
