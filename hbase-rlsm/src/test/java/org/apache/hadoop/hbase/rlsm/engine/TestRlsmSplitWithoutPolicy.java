@@ -95,7 +95,8 @@ public class TestRlsmSplitWithoutPolicy {
     Admin admin = util.getAdmin();
     TableName tn = TableName.valueOf(name);
     admin.createTable(TableDescriptorBuilder.newBuilder(tn)
-      .setValue(StoreFileTrackerFactory.TRACKER_IMPL, tracker).setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
+      .setValue(StoreFileTrackerFactory.TRACKER_IMPL, tracker)
+      .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
         .setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME).build())
       .build());
     assertNull(admin.getDescriptor(tn).getRegionSplitPolicyClassName());
