@@ -130,7 +130,8 @@ public final class RlsmTwinTables {
       for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
         for (HStore s : r.getStores()) {
           util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
-            if (r.isClosed() || r.isClosing() || s.getStorefilesCount() == 0) {
+            // every file: an RLSM store counts only its Level-0 files in getStorefilesCount
+            if (r.isClosed() || r.isClosing() || s.getStorefiles().isEmpty()) {
               return true;
             }
             s.triggerMajorCompaction();
@@ -156,18 +157,14 @@ public final class RlsmTwinTables {
    * its own ran or found nothing to write; a region that closes meanwhile flushes as it closes.
    */
   public void flushWhole() throws Exception {
-    for (TableName tn : new TableName[] { rlsm, dflt }) {
-      for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
-        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
-          if (r.isClosed() || r.isClosing()) {
-            return true;
-          }
-          HRegion.FlushResult f = r.flush(true);
-          return f.isFlushSucceeded()
-            || f.getResult() == HRegion.FlushResult.Result.CANNOT_FLUSH_MEMSTORE_EMPTY;
-        });
+    awaitEachRegion(r -> {
+      if (r.isClosed() || r.isClosing()) {
+        return true;
       }
-    }
+      HRegion.FlushResult f = r.flush(true);
+      return f.isFlushSucceeded()
+        || f.getResult() == HRegion.FlushResult.Result.CANNOT_FLUSH_MEMSTORE_EMPTY;
+    });
   }
 
   /**
@@ -184,9 +181,20 @@ public final class RlsmTwinTables {
   }
 
   private void awaitCompactionsIdle() throws Exception {
+    awaitEachRegion(RlsmStoreProbe::compactionsIdle);
+  }
+
+  /** A condition on one open region, evaluated again until it holds. */
+  @FunctionalInterface
+  private interface RegionCondition {
+    boolean holds(HRegion r) throws IOException;
+  }
+
+  /** Waits, one open region of both tables at a time, until {@code c} holds for it. */
+  private void awaitEachRegion(RegionCondition c) throws Exception {
     for (TableName tn : new TableName[] { rlsm, dflt }) {
       for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
-        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> RlsmStoreProbe.compactionsIdle(r));
+        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> c.holds(r));
       }
     }
   }
