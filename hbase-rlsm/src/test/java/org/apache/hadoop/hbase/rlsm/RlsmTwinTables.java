@@ -5,6 +5,7 @@ import static org.junit.Assert.assertEquals;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -20,7 +21,11 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
+import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
+import org.apache.hadoop.hbase.regionserver.throttle.NoLimitThroughputController;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
@@ -108,8 +113,38 @@ public final class RlsmTwinTables {
   /** Flushes both tables ({@link #flushWhole}) and runs a synchronous major compaction of each. */
   public void flushAndMajorCompact() throws Exception {
     flushWhole();
+    majorCompactEachStore();
+  }
+
+  /**
+   * Runs, in this thread, a major compaction of all files of every store of both tables. HBase
+   * selects a major compaction only while no compaction holds any of the store's files
+   * ({@code HStore.requestCompaction}); a system compaction that started meanwhile (after a
+   * flush, or by the RegionServer's compaction checker) turns the request into a minor one,
+   * which keeps versions and markers, on one table and not the other. So each store is
+   * compacted again until a major compaction of all its files ran; a region that closes
+   * meanwhile is left to its successors' next round.
+   */
+  private void majorCompactEachStore() throws Exception {
     for (TableName tn : new TableName[] { rlsm, dflt }) {
-      util.compact(tn, true);
+      for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
+        for (HStore s : r.getStores()) {
+          util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
+            // every file: an RLSM store counts only its Level-0 files in getStorefilesCount
+            if (r.isClosed() || r.isClosing() || s.getStorefiles().isEmpty()) {
+              return true;
+            }
+            s.triggerMajorCompaction();
+            Optional<CompactionContext> c = s.requestCompaction();
+            if (!c.isPresent()) {
+              return false;
+            }
+            CompactionRequestImpl request = c.get().getRequest();
+            r.compact(c.get(), s, NoLimitThroughputController.INSTANCE, null);
+            return request.isMajor() && request.isAllFiles();
+          });
+        }
+      }
     }
   }
 
@@ -122,38 +157,44 @@ public final class RlsmTwinTables {
    * its own ran or found nothing to write; a region that closes meanwhile flushes as it closes.
    */
   public void flushWhole() throws Exception {
-    for (TableName tn : new TableName[] { rlsm, dflt }) {
-      for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
-        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> {
-          if (r.isClosed() || r.isClosing()) {
-            return true;
-          }
-          HRegion.FlushResult f = r.flush(true);
-          return f.isFlushSucceeded()
-            || f.getResult() == HRegion.FlushResult.Result.CANNOT_FLUSH_MEMSTORE_EMPTY;
-        });
+    awaitEachRegion(r -> {
+      if (r.isClosed() || r.isClosing()) {
+        return true;
       }
-    }
+      HRegion.FlushResult f = r.flush(true);
+      return f.isFlushSucceeded()
+        || f.getResult() == HRegion.FlushResult.Result.CANNOT_FLUSH_MEMSTORE_EMPTY;
+    });
   }
 
   /**
    * A major compaction that runs whole on both tables. One asked for while a system compaction
    * (after a flush, split or merge) holds some of a store's files does not run there, on either
    * engine, so one table could keep delete markers or versions the other purged. Waits until no
-   * region of either table has a compaction queued or running, compacts, and waits again.
+   * region of either table has a compaction queued or running, compacts each store until a major
+   * compaction of all its files ran, and waits again.
    */
   public void majorCompactWhole() throws Exception {
     awaitCompactionsIdle();
-    for (TableName tn : new TableName[] { rlsm, dflt }) {
-      util.compact(tn, true);
-    }
+    majorCompactEachStore();
     awaitCompactionsIdle();
   }
 
   private void awaitCompactionsIdle() throws Exception {
+    awaitEachRegion(RlsmStoreProbe::compactionsIdle);
+  }
+
+  /** A condition on one open region, evaluated again until it holds. */
+  @FunctionalInterface
+  private interface RegionCondition {
+    boolean holds(HRegion r) throws IOException;
+  }
+
+  /** Waits, one open region of both tables at a time, until {@code c} holds for it. */
+  private void awaitEachRegion(RegionCondition c) throws Exception {
     for (TableName tn : new TableName[] { rlsm, dflt }) {
       for (HRegion r : util.getHBaseCluster().getRegions(tn)) {
-        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> RlsmStoreProbe.compactionsIdle(r));
+        util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> c.holds(r));
       }
     }
   }
