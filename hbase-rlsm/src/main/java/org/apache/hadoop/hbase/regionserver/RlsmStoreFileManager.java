@@ -476,16 +476,29 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
 
     /**
-     * Partition sizes without I/O: each segment's length shared evenly among the partitions
-     * listing it.
+     * Partition sizes without I/O, O(partitions × segments): a partition's statistics when the
+     * manifest recorded them (or a compaction's selection already computed them), where each
+     * segment counts by its own rows in the range (an index split shares a segment's bytes
+     * between the halves by its rows in each, {@code PlacedLayouts}); else the sum of its
+     * segments' lengths when none reaches past its range; else each segment's length shared
+     * evenly among the partitions listing it (only partitions whose statistics were never
+     * recorded: a widened range over a shared segment, a merged region's union).
      */
     long[] partitionBytes() {
       Map<HStoreFile, Integer> sharing = new IdentityHashMap<>();
       partitions.forEach(p -> p.segments.forEach(seg -> sharing.merge(seg, 1, Integer::sum)));
       long[] out = new long[partitions.size()];
       for (int i = 0; i < out.length; i++) {
-        for (HStoreFile seg : partitions.get(i).segments) {
-          out[i] += seg.getReader().length() / sharing.get(seg);
+        Partition p = partitions.get(i);
+        PartitionSummary known = p.summary;
+        if (known != null) {
+          out[i] = known.bytes();
+          continue;
+        }
+        boolean exclusive = p.exclusive();
+        for (HStoreFile seg : p.segments) {
+          long length = seg.getReader().length();
+          out[i] += exclusive ? length : length / sharing.get(seg);
         }
       }
       return out;
