@@ -30,7 +30,9 @@ import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.ManifestChain;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
 import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -103,11 +105,18 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return kept.size() == segments.size() ? this : new Partition(low, high, kept, null);
     }
 
+    /**
+     * Whether the manifests record its statistics; if not, the next manifest records the
+     * summary once it is known, even when the compaction did not change the partition.
+     */
+    final boolean recorded;
+
     /** @param recorded the statistics the manifest records for it, or null */
     Partition(byte[] low, byte[] high, ImmutableList<HStoreFile> segments, RowStats recorded) {
       this.low = low;
       this.high = high;
       this.segments = segments;
+      this.recorded = recorded != null;
       if (recorded != null) {
         this.summary = recordedSummary(recorded);
       }
@@ -326,10 +335,16 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final List<Partition> partitions;
     final RangeTree<Partition> tree;
     /**
-     * The manifests defining Level-1: this region's newest, or, before this region wrote one,
-     * the newest of each origin region whose files it references (a daughter or merged region).
+     * The manifests defining Level-1: this region's live chain (checkpoint first, then the
+     * edits after it), or, before this region wrote one, the chain of each origin region whose
+     * files it references (a daughter or merged region). None may be archived while it is live.
      */
     final List<HStoreFile> manifests;
+    /**
+     * Whether {@link #manifests} is this region's own chain, so that the next manifest may be
+     * an edit of it (a daughter's or a clone's first manifest must be a checkpoint).
+     */
+    final boolean ownChain;
     final List<HStoreFile> orphans;
     /** Generation of the next manifest this store writes: above every manifest it holds. */
     final long nextGeneration;
@@ -341,8 +356,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final int deepest;
 
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
-      List<Partition> partitions, List<HStoreFile> manifests, List<HStoreFile> orphans,
-      long nextGeneration) {
+      List<Partition> partitions, List<HStoreFile> manifests, boolean ownChain,
+      List<HStoreFile> orphans, long nextGeneration) {
       this.all = all;
       Map<String, HStoreFile> names = new HashMap<>(all.size() * 2);
       all.forEach(f -> names.put(f.getPath().getName(), f));
@@ -351,6 +366,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       this.partitions = partitions;
       this.tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
       this.manifests = manifests;
+      this.ownChain = ownChain && !manifests.isEmpty();
       this.orphans = orphans;
       this.nextGeneration = nextGeneration;
       this.references = all.stream().anyMatch(HStoreFile::isReference);
@@ -358,8 +374,32 @@ public class RlsmStoreFileManager implements StoreFileManager {
       this.deepest = partitions.stream().mapToInt(p -> p.segments.size()).max().orElse(0);
     }
 
-    static final State EMPTY =
-      new State(ImmutableList.of(), ImmutableList.of(), List.of(), List.of(), List.of(), 1);
+    static final State EMPTY = new State(ImmutableList.of(), ImmutableList.of(), List.of(),
+      List.of(), false, List.of(), 1);
+
+    /** The generation of the newest manifest of this region's own chain (an edit's base). */
+    long newestGeneration() {
+      return RlsmFiles.generation(manifests.get(manifests.size() - 1));
+    }
+
+    /** Edits in this region's own chain after its checkpoint. */
+    int edits() {
+      return manifests.size() - 1;
+    }
+
+    /** Bytes of the edits in this region's own chain. */
+    long editBytes() {
+      long bytes = 0;
+      for (HStoreFile m : manifests.subList(1, manifests.size())) {
+        bytes += m.getReader().length();
+      }
+      return bytes;
+    }
+
+    /** Bytes of the checkpoint of this region's own chain. */
+    long checkpointBytes() {
+      return manifests.get(0).getReader().length();
+    }
 
     List<FileSummary> level0Summaries() {
       List<FileSummary> out = new ArrayList<>(level0.size());
@@ -498,34 +538,33 @@ public class RlsmStoreFileManager implements StoreFileManager {
   static State build(Collection<HStoreFile> files, State previous, Scope scope)
     throws IOException {
     Map<RlsmFiles.Origin, HStoreFile> byOrigin = new HashMap<>();
-    Map<String, HStoreFile> newest = new LinkedHashMap<>();
+    Map<String, List<HStoreFile>> manifestsOf = new LinkedHashMap<>();
     List<HStoreFile> orphans = new ArrayList<>();
     long maxGeneration = 0;
     for (HStoreFile f : files) {
       RlsmFiles.Origin o = RlsmFiles.origin(f, scope.region);
       byOrigin.put(o, f);
       if (RlsmFiles.role(f) == FileRole.MANIFEST) {
-        long g = RlsmFiles.generation(f);
-        maxGeneration = Math.max(maxGeneration, g);
-        HStoreFile m = newest.get(o.region);
-        if (m == null || g > RlsmFiles.generation(m)) {
-          if (m != null) {
-            orphans.add(m);
-          }
-          newest.put(o.region, f);
-        } else {
-          orphans.add(f);
-        }
+        maxGeneration = Math.max(maxGeneration, RlsmFiles.generation(f));
+        manifestsOf.computeIfAbsent(o.region, k -> new ArrayList<>()).add(f);
       }
     }
-    List<HStoreFile> manifests = new ArrayList<>();
-    HStoreFile own = newest.get(scope.region);
-    if (own != null) {
-      manifests.add(own);
-      newest.values().stream().filter(m -> m != own).forEach(orphans::add);
-    } else {
-      manifests.addAll(newest.values());
+    // each region's live chain (checkpoint and the edits after it) defines its layout; its
+    // other manifests are superseded. Once this region has a chain of its own, it alone counts.
+    Map<String, List<HStoreFile>> chains = new LinkedHashMap<>();
+    boolean own = manifestsOf.containsKey(scope.region);
+    for (Map.Entry<String, List<HStoreFile>> e : manifestsOf.entrySet()) {
+      List<HStoreFile> chain =
+        own && !e.getKey().equals(scope.region) ? List.of() : RlsmFiles.chain(e.getValue());
+      if (!chain.isEmpty()) {
+        chains.put(e.getKey(), chain);
+      }
+      Set<HStoreFile> live = Collections.newSetFromMap(new IdentityHashMap<>());
+      live.addAll(chain);
+      e.getValue().stream().filter(m -> !live.contains(m)).forEach(orphans::add);
     }
+    List<HStoreFile> manifests = new ArrayList<>();
+    chains.values().forEach(manifests::addAll);
     Set<HStoreFile> referenced = Collections.newSetFromMap(new IdentityHashMap<>());
     List<Partition> partitions = new ArrayList<>();
     referenced.addAll(manifests);
@@ -543,12 +582,12 @@ public class RlsmStoreFileManager implements StoreFileManager {
       List<LayoutUnion.Layout> layouts = new ArrayList<>();
       Map<String, HStoreFile> manifestOf = new HashMap<>();
       Map<String, Map<List<String>, RowStats>> recordedOf = new HashMap<>();
-      for (HStoreFile m : manifests) {
-        String region = RlsmFiles.origin(m, scope.region).region;
-        List<PartitionDescriptor> descriptors = RlsmFiles.partitions(m);
-        layouts.add(new LayoutUnion.Layout(region, descriptors));
-        manifestOf.put(region, m);
-        recordedOf.put(region, recorded(m, descriptors));
+      for (Map.Entry<String, List<HStoreFile>> e : chains.entrySet()) {
+        List<HStoreFile> chain = e.getValue();
+        ManifestChain.Layout layout = RlsmFiles.layout(chain);
+        layouts.add(new LayoutUnion.Layout(e.getKey(), layout.partitions));
+        manifestOf.put(e.getKey(), chain.get(chain.size() - 1));
+        recordedOf.put(e.getKey(), recorded(chain.get(0), layout));
       }
       for (LayoutUnion.Part part : LayoutUnion.union(layouts, scope.start, scope.end)) {
         PartitionDescriptor d = part.partition;
@@ -578,7 +617,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
       if (RlsmFiles.role(f) != FileRole.FLUSH) {
         String region = RlsmFiles.origin(f, scope.region).region;
-        if (own == null && !region.equals(scope.region) && !newest.containsKey(region)) {
+        if (!own && !region.equals(scope.region) && !chains.containsKey(region)) {
           // the split or merge that made this region left out the origin's manifest: archiving
           // the segment would lose its rows, so refuse to open instead
           throw new IOException("Store file " + f.getPath() + " is a Level-1 segment of region "
@@ -591,7 +630,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
     }
     return new State(ImmutableList.sortedCopyOf(ORDER, all),
-      ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifests, orphans,
+      ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifests, own, orphans,
       maxGeneration + 1);
   }
 
@@ -608,23 +647,26 @@ public class RlsmStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * The statistics a manifest records, by {@link #statsKey} of its partitions: a partition the
-   * layout union changed (a range cut to the region) finds none and is summarised from its files.
+   * The statistics a replayed chain records, by {@link #statsKey} of its partitions: a partition
+   * the layout union changed (a range cut to the region) finds none and is summarised from its
+   * files.
    */
-  private static Map<List<String>, RowStats> recorded(HStoreFile manifest,
-    List<PartitionDescriptor> descriptors) throws IOException {
+  private static Map<List<String>, RowStats> recorded(HStoreFile checkpoint,
+    ManifestChain.Layout layout) throws IOException {
     Map<List<String>, RowStats> out = new HashMap<>();
-    List<RowStats> stats = RlsmFiles.partitionStats(manifest, descriptors.size());
-    for (int i = 0; stats != null && i < descriptors.size(); i++) {
-      if (stats.get(i) != null) {
-        out.put(statsKey(descriptors.get(i)), stats.get(i));
+    String name = checkpoint.getPath().toString();
+    for (int i = 0; i < layout.partitions.size(); i++) {
+      PartitionStats s = layout.stats.get(i);
+      if (s != null) {
+        out.put(statsKey(layout.partitions.get(i)), new RowStats(s.entries(), s.bytes(),
+          RowSketch.decode(name, -1, s.sketch())));
       }
     }
     return out;
   }
 
   /** Range and segment names of a recorded partition. */
-  private static List<String> statsKey(PartitionDescriptor d) {
+  static List<String> statsKey(PartitionDescriptor d) {
     List<String> key = new ArrayList<>(d.segments().size() + 2);
     key.add(Bytes.toStringBinary(d.low()));
     key.add(Bytes.toStringBinary(d.high()));
