@@ -100,6 +100,12 @@ final class RlsmCompactionContext extends CompactionContext {
         files.add(f);
       }
     }
+    if (!checkpoint) {
+      // HBase runs only a compaction that names a file, and a store's running compaction is
+      // known by its files (needsCompaction, select): an edit names its base, which the engine
+      // keeps live when HBase replaces the files (RlsmStoreEngine.replaceStoreFiles)
+      files.add(state.manifests.get(state.manifests.size() - 1));
+    }
     request = new CompactionRequestImpl(files);
     // every file of the store is an input of both; HBase then also counts it as a major
     request.setIsMajor(plan.kind() == CompactionPlan.Kind.MAJOR

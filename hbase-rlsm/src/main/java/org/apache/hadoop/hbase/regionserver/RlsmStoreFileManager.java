@@ -742,6 +742,29 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
   }
 
+  /**
+   * The manifests among {@code compacted} that stay live once {@code results} are added: those
+   * in this region's chain after the change. A compaction ending with an edit hands HBase the
+   * edit's base with its retired files (HBase runs only a compaction that names a file, and
+   * tells a store's running compaction by its files; {@link RlsmCompactionContext}); the engine
+   * keeps it, also when HBase replays the compaction's WAL marker at region open.
+   */
+  List<HStoreFile> keptManifests(Collection<HStoreFile> compacted,
+    Collection<HStoreFile> results) throws IOException {
+    List<HStoreFile> own = new ArrayList<>();
+    for (HStoreFile f : Iterables.concat(state.all, results)) {
+      if (RlsmFiles.role(f) == FileRole.MANIFEST
+        && RlsmFiles.origin(f, scope.region).region.equals(scope.region)) {
+        own.add(f);
+      }
+    }
+    Set<HStoreFile> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    live.addAll(RlsmFiles.chain(own));
+    List<HStoreFile> kept = new ArrayList<>();
+    compacted.stream().filter(live::contains).forEach(kept::add);
+    return kept;
+  }
+
   @Override
   public void insertNewFiles(Collection<HStoreFile> sfs) throws IOException {
     state = build(ImmutableList.copyOf(Iterables.concat(state.all, sfs)), state, scope);
