@@ -49,12 +49,14 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * rebuilt from the file set on every change (flush, compaction, open), under the store's write
  * lock, so a read always sees one consistent layout:
  * <ul>
- * <li>the Level-1 layout is the one recorded by the newest manifest file (of this region, or
- * before its first compaction of a daughter or merged region, the union of the newest manifest
- * of each region whose files it references, clipped to its rows: {@link #build});</li>
+ * <li>the Level-1 layout is the one recorded by the live manifest chain (the newest manifest
+ * and, when it is an edit, the manifests it builds on back to a checkpoint:
+ * {@link ManifestChain}) of this region, or before its first compaction of a daughter or merged
+ * region, the union of the chains of each region whose files it references, clipped to its
+ * rows ({@link #build});</li>
  * <li>Level-0 is every flush file (and bulk-loaded HFile) that the manifests do not list;</li>
- * <li>segments no manifest lists, and older manifests, are orphans of an interrupted
- * compaction: kept out of the state and archived by the engine when the region opens (for a
+ * <li>segments no manifest lists, and manifests outside the live chains, are orphans of an
+ * interrupted compaction (or leftovers of a checkpoint): kept out of the state and archived by the engine when the region opens (for a
  * reference or link, the reference or link file in this region's directory, never the file it
  * points to); a snapshot clone or restore is a store of links, resolved the same way).</li>
  * </ul>
@@ -529,7 +531,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
    * partitions (and their cached summaries) are reused: flushes do not change Level-1.
    *
    * <p>Every file is keyed by its origin ({@link RlsmFiles#origin}): this region's own files,
-   * and references or links to another region's files. The newest manifest of each origin
+   * and references or links to another region's files. The live manifest chain of each origin
    * region lists that region's segment names. Once this region wrote a manifest, it alone
    * defines Level-1: its first compaction rewrote every referenced file (see
    * {@link RlsmCompactionContext}) and retired the other regions' manifests. Before that,

@@ -3,7 +3,6 @@ package org.apache.hadoop.hbase.rlsm.format;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * What one Level-1 manifest records (docs/format/rlsm-file.md, "Manifest"): either a
@@ -112,15 +111,9 @@ public final class ManifestRecord {
     List<byte[][]> out = new ArrayList<>(n);
     byte[] prevHigh = null;
     for (int i = 0; i < n; i++) {
-      byte[] low = r.bytes(r.u16());
-      byte[] high = r.bytes(r.u16());
-      if (
-        Bytes.compareTo(low, high) > 0 || (prevHigh != null && Bytes.compareTo(prevHigh, low) >= 0)
-      ) {
-        throw r.corrupt("removed range " + i + " is inverted or overlaps its predecessor");
-      }
-      out.add(new byte[][] { low, high });
-      prevHigh = high;
+      byte[][] range = PartitionDescriptor.readRange(r, prevHigh, "removed " + i);
+      out.add(range);
+      prevHigh = range[1];
     }
     if (r.remaining() != 0) {
       throw r.corrupt(r.remaining() + " trailing bytes after removed ranges");

@@ -229,7 +229,7 @@ public final class StoreVerifier {
       if (!listed.contains(e.getKey())
         && (e.getValue() == FileRole.SEGMENT || e.getValue() == FileRole.MANIFEST)) {
         findings.add(new Damage(Damage.Severity.NOTICE, new Path(store, e.getKey()).toString(),
-          -1, "orphan " + e.getValue() + " (no newest manifest lists it; an interrupted"
+          -1, "orphan " + e.getValue() + " (no live manifest lists it; an interrupted"
             + " compaction's output, archived at the next region open)"));
       }
     }
