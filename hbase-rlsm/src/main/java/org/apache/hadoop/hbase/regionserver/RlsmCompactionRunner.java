@@ -33,7 +33,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * HBase's own rules; coprocessor compaction hooks run), routes every row to the target partition
  * whose range holds it, writes one new segment per target that received rows, and last a new
  * manifest (a checkpoint of the whole layout, or an edit of the store's newest manifest holding
- * only what changed, as the context decided at selection), all in format v2 ({@link RlsmV2Writer}: HBase's streaming HFile writer, so memory
+ * only what changed, as the context decided at selection), all in format v2
+ * ({@link RlsmV2Writer}: HBase's streaming HFile writer, so memory
  * stays bounded by a block per open segment whatever the output size). Returns the new files in
  * commit order, manifest last: HBase commits them one by one, and only the manifest makes the new
  * layout (and the retirement of old files) take effect, so a crash at any point leaves either the

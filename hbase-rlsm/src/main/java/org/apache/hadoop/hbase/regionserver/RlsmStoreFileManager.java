@@ -56,9 +56,10 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * rows ({@link #build});</li>
  * <li>Level-0 is every flush file (and bulk-loaded HFile) that the manifests do not list;</li>
  * <li>segments no manifest lists, and manifests outside the live chains, are orphans of an
- * interrupted compaction (or leftovers of a checkpoint): kept out of the state and archived by the engine when the region opens (for a
- * reference or link, the reference or link file in this region's directory, never the file it
- * points to); a snapshot clone or restore is a store of links, resolved the same way).</li>
+ * interrupted compaction (or leftovers of a checkpoint): kept out of the state and archived by
+ * the engine when the region opens (for a reference or link, the reference or link file in this
+ * region's directory, never the file it points to); a snapshot clone or restore is a store of
+ * links, resolved the same way).</li>
  * </ul>
  * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
  * a Scan reads Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping

@@ -87,7 +87,8 @@ public final class ManifestChain {
           throw corrupt(m, "the manifest chain starts with an edit");
         }
       } else if (m.isCheckpoint() || m.base() != generation) {
-        throw corrupt(m, (m.isCheckpoint() ? "is a checkpoint" : "applies to generation " + m.base())
+        throw corrupt(m, (m.isCheckpoint() ? "is a checkpoint"
+          : "applies to generation " + m.base())
         + " but follows generation " + generation + " in the manifest chain");
       }
       for (byte[][] r : m.removed()) {

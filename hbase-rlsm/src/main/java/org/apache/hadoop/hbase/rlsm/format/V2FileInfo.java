@@ -40,7 +40,10 @@ public final class V2FileInfo {
    * ({@link ManifestRecord}). A manifest without it is a checkpoint (the whole layout).
    */
   public static final byte[] MANIFEST_BASE = Bytes.toBytes("RLSM_MANIFEST_BASE");
-  /** Manifest edits only: the ranges of the partitions removed, {@link ManifestRecord#encodeRanges}. */
+  /**
+   * Manifest edits only: the ranges of the removed partitions,
+   * {@link ManifestRecord#encodeRanges}.
+   */
   public static final byte[] MANIFEST_REMOVED = Bytes.toBytes("RLSM_MANIFEST_REMOVED");
   /** Bytes of HBase's fixed trailer at the end of an HFile v3 ({@code FixedFileTrailer}). */
   public static final int TRAILER_BYTES = 4096;
@@ -121,7 +124,8 @@ public final class V2FileInfo {
     if (generation < 1) {
       throw new RlsmCorruptionException(file, offset, "manifest lacks its generation");
     }
-    List<PartitionDescriptor> partitions = partitions(file, offset, info.apply(MANIFEST_PARTITIONS));
+    List<PartitionDescriptor> partitions =
+      partitions(file, offset, info.apply(MANIFEST_PARTITIONS));
     byte[] statsValue = info.apply(MANIFEST_STATS);
     List<PartitionStats> stats = statsValue == null ? null
       : PartitionStats.decodeList(file, offset, statsValue, partitions.size());
