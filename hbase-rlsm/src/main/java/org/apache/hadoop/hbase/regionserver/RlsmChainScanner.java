@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
+import java.util.function.Predicate;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.TimeRange;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
@@ -34,10 +37,14 @@ import org.apache.yetus.audience.InterfaceAudience;
  */
 @InterfaceAudience.Private
 final class RlsmChainScanner extends StoreFileScanner {
-  /** The unpositioned scanners on one partition's segments, restricted to its range. */
+  /**
+   * The unpositioned scanners on those of a partition's segments that {@code use} accepts,
+   * restricted to its range; no scanner is created on a segment {@code use} refuses.
+   */
   @FunctionalInterface
   interface SegmentOpener {
-    List<StoreFileScanner> open(RlsmStoreFileManager.Partition p) throws IOException;
+    List<StoreFileScanner> open(RlsmStoreFileManager.Partition p, Predicate<HStoreFile> use)
+      throws IOException;
   }
 
   /** Positions a freshly opened segment scanner. */
@@ -73,6 +80,7 @@ final class RlsmChainScanner extends StoreFileScanner {
   private boolean markRowOpen;
   private int partitionsOpened;
   private int segmentScannersOpened;
+  private int rangedScannersOpened;
   private boolean closed;
 
   RlsmChainScanner(RlsmPartitionChain chain, long scannerOrder, SegmentOpener opener) {
@@ -93,6 +101,11 @@ final class RlsmChainScanner extends StoreFileScanner {
   /** Segment scanners created so far. */
   int segmentScannersOpened() {
     return segmentScannersOpened;
+  }
+
+  /** Those of the segment scanners that had to be restricted to their partition's range. */
+  int rangedScannersOpened() {
+    return rangedScannersOpened;
   }
 
   /** Index of the first partition whose high row is at or after {@code c}'s; size() if none. */
@@ -147,25 +160,48 @@ final class RlsmChainScanner extends StoreFileScanner {
     retire();
     current = i;
     reversed = backwards;
-    List<StoreFileScanner> all = opener.open(partitions.get(i));
+    RlsmStoreFileManager.Partition p = partitions.get(i);
+    List<StoreFileScanner> all = opener.open(p, seg -> mayHold(p, seg));
     partitionsOpened++;
     segmentScannersOpened += all.size();
-    List<KeyValueScanner> used = new ArrayList<>(all.size());
     try {
       for (StoreFileScanner s : all) {
-        if (scan == null || s.shouldUseScanner(scan, store, oldestUnexpiredTS)) {
-          used.add(s);
-          position.apply(s);
-        } else {
-          s.close();
+        if (s instanceof RlsmRangeScanner) {
+          rangedScannersOpened++;
         }
+        position.apply(s);
       }
-      heap = backwards ? new ReversedKeyValueHeap(used, comparator)
-        : new KeyValueHeap(used, comparator);
+      heap = backwards ? new ReversedKeyValueHeap(all, comparator)
+        : new KeyValueHeap(all, comparator);
     } catch (IOException | RuntimeException e) {
       all.forEach(StoreFileScanner::close);
       throw e;
     }
+  }
+
+  /**
+   * HBase's per-file checks ({@link StoreFileScanner#shouldUseScanner}: time range, key range,
+   * Bloom filter), asked of the segment's reader before any scanner exists, and for a Get whether
+   * its row is in the partition's range (the rest of a shared segment is superseded). A scanner
+   * on a refused segment would be created only to be dropped: for a Get, that is every segment
+   * of the partition but those holding the row. Every segment is used before HBase passed its
+   * checks' arguments ({@link #shouldUseScanner}).
+   */
+  private boolean mayHold(RlsmStoreFileManager.Partition p, HStoreFile seg) {
+    if (scan == null) {
+      return true;
+    }
+    if (scan.isGetScan()) {
+      byte[] row = scan.getStartRow();
+      if (Bytes.compareTo(row, p.low) < 0 || Bytes.compareTo(row, p.high) > 0) {
+        return false;
+      }
+    }
+    byte[] cf = store.getColumnFamilyDescriptor().getName();
+    TimeRange tr = scan.getColumnFamilyTimeRange().get(cf);
+    StoreFileReader r = seg.getReader();
+    return r.passesTimerangeFilter(tr == null ? scan.getTimeRange() : tr, oldestUnexpiredTS)
+      && r.passesKeyRangeFilter(scan) && r.passesBloomFilter(scan, scan.getFamilyMap().get(cf));
   }
 
   private boolean forward(Cell key, Reuse reuse, Fresh fresh) throws IOException {

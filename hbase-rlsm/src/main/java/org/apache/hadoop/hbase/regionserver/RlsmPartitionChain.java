@@ -117,16 +117,16 @@ final class RlsmPartitionChain extends HStoreFile {
 
   private StoreFileScanner scanner(boolean pread, boolean cacheBlocks, boolean isCompaction,
     long readPt, long scannerOrder) {
-    return new RlsmChainScanner(this, scannerOrder, p -> {
-      // newest segment last, as HBase orders the scanners of a store
-      List<HStoreFile> segs = new ArrayList<>(p.segments);
-      segs.sort(StoreFileComparators.SEQ_ID);
-      List<byte[][]> range = List.<byte[][]> of(new byte[][] { p.low, p.high });
-      List<StoreFileScanner> out = new ArrayList<>(segs.size());
+    return new RlsmChainScanner(this, scannerOrder, (p, use) -> {
+      RlsmStoreFileManager.Reading r = p.reading();
+      List<StoreFileScanner> out = new ArrayList<>(r.segments.size());
       try {
-        for (int i = 0; i < segs.size(); i++) {
-          out.add(RlsmSegmentView.scanner(segs.get(i), range, pread, cacheBlocks, isCompaction,
-            readPt, i));
+        for (int i = 0; i < r.segments.size(); i++) {
+          HStoreFile seg = r.segments.get(i);
+          if (use.test(seg)) {
+            out.add(RlsmSegmentView.scanner(seg, r.ranges.get(i), pread, cacheBlocks,
+              isCompaction, readPt, i));
+          }
         }
       } catch (IOException | RuntimeException e) {
         out.forEach(StoreFileScanner::close);

@@ -61,10 +61,11 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * region's directory, never the file it points to); a snapshot clone or restore is a store of
  * links, resolved the same way).</li>
  * </ul>
- * A Get reads Level-0 and the one partition whose range holds the row (range tree floor lookup);
- * a Scan reads Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
- * its rows, each opened only when the scan reaches it. Level-1 segments are read as
- * {@link RlsmSegmentView}s restricted to the range of the partition listing them.
+ * A read gets Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
+ * its rows (for a Get, the one whose range holds the row), each opened only when the read
+ * reaches it, with scanners only on the segments HBase's per-file checks accept; a segment with
+ * rows outside its partition is read restricted to the partition's range
+ * ({@link RlsmSegmentView}).
  *
  * <p><b>Locking.</b> This class takes no lock of its own; it relies on HBase's store lock
  * ({@code StoreEngine.readLock()/writeLock()}):
@@ -97,6 +98,10 @@ public class RlsmStoreFileManager implements StoreFileManager {
      * without a lock: two threads may both compute it, and get equal values.
      */
     private volatile PartitionSummary summary;
+    /** How reads open the segments; built on first read, as {@link #summary}. */
+    private volatile Reading reading;
+    /** A chain of this partition alone (every Get's); built on first read, as {@link #summary}. */
+    private volatile RlsmPartitionChain chain;
 
     /**
      * This partition without the references whose half holds no cell, which no read may scan
@@ -186,6 +191,30 @@ public class RlsmStoreFileManager implements StoreFileManager {
         summary = s;
       }
       return s;
+    }
+
+    /** The segments as reads open them: see {@link Reading}. */
+    Reading reading() {
+      Reading r = reading;
+      if (r == null) {
+        r = new Reading(this);
+        reading = r;
+      }
+      return r;
+    }
+
+    /**
+     * This partition as one file for a read that reaches no other partition. The chain holds
+     * nothing of a read (its scanner does), so every read of the partition in this layout shares
+     * it and no file object is made per Get.
+     */
+    RlsmPartitionChain chain() {
+      RlsmPartitionChain c = chain;
+      if (c == null) {
+        c = new RlsmPartitionChain(List.of(this));
+        chain = c;
+      }
+      return c;
     }
 
     private List<String> names() {
@@ -284,6 +313,33 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
   }
 
+  /**
+   * A partition's segments in the order HBase gives a store's scanners (ascending sequence id,
+   * newest last), each with the range its scanner must keep to: the partition's, for a segment
+   * with rows outside it (shared after an index split, or holding superseded rows), else none, so
+   * that a segment wholly inside its partition is read by HBase's scanner without a wrapper.
+   */
+  static final class Reading {
+    final List<HStoreFile> segments;
+    /** Per segment: the ranges of {@link RlsmSegmentView#scanner}, or null for none. */
+    final List<List<byte[][]>> ranges;
+
+    Reading(Partition p) {
+      List<HStoreFile> segs = new ArrayList<>(p.segments);
+      segs.sort(StoreFileComparators.SEQ_ID);
+      List<byte[][]> range = List.<byte[][]> of(new byte[][] { p.low, p.high });
+      List<List<byte[][]>> out = new ArrayList<>(segs.size());
+      for (HStoreFile seg : segs) {
+        byte[] first = firstRow(seg);
+        boolean inside = first != null && Bytes.compareTo(first, p.low) >= 0
+          && Bytes.compareTo(lastRow(seg), p.high) <= 0;
+        out.add(inside ? null : range);
+      }
+      this.segments = Collections.unmodifiableList(segs);
+      this.ranges = Collections.unmodifiableList(out);
+    }
+  }
+
   /** One segment's current row in the merge of a partition summary. */
   private static final class Head implements Comparable<Head> {
     final HStoreFile segment;
@@ -357,6 +413,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final boolean v1;
     /** Segments of the deepest partition (0 without partitions). */
     final int deepest;
+    /** All partitions as one file, for scans without bounds; built on first read. */
+    private volatile RlsmPartitionChain whole;
 
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
       List<Partition> partitions, List<HStoreFile> manifests, boolean ownChain,
@@ -404,6 +462,40 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return manifests.get(0).getReader().length();
     }
 
+    /**
+     * The partitions a read of rows {@code [from, to]} reaches (null: unbounded) as one file, or
+     * null when none holds a segment. A chain holds nothing of a read, so one partition's, and
+     * the whole layout's, are made once per layout and shared by its reads.
+     */
+    RlsmPartitionChain chain(byte[] from, byte[] to) {
+      List<Partition> parts = from == null ? partitions : tree.overlapping(from, to);
+      List<Partition> reached = new ArrayList<>(parts.size());
+      boolean shared = true; // every partition reached is this layout's own, not a copy
+      for (Partition p : parts) {
+        // a read must not scan a reference whose half holds no cell (see hasRows)
+        Partition r = references ? p.withRows() : p;
+        shared &= r == p;
+        if (!r.segments.isEmpty()) {
+          reached.add(r);
+        }
+      }
+      if (reached.isEmpty()) {
+        return null;
+      }
+      if (shared && reached.size() == 1) {
+        return reached.get(0).chain();
+      }
+      if (shared && from == null && reached.size() == partitions.size()) {
+        RlsmPartitionChain c = whole;
+        if (c == null) {
+          c = new RlsmPartitionChain(reached);
+          whole = c;
+        }
+        return c;
+      }
+      return new RlsmPartitionChain(reached);
+    }
+
     List<FileSummary> level0Summaries() {
       List<FileSummary> out = new ArrayList<>(level0.size());
       for (HStoreFile f : level0) {
@@ -427,16 +519,29 @@ public class RlsmStoreFileManager implements StoreFileManager {
     }
 
     /**
-     * Partition sizes without I/O: each segment's length shared evenly among the partitions
-     * listing it.
+     * Partition sizes without I/O, O(partitions × segments): a partition's statistics when the
+     * manifest recorded them (or a compaction's selection already computed them), where each
+     * segment counts by its own rows in the range (an index split shares a segment's bytes
+     * between the halves by its rows in each, {@code PlacedLayouts}); else the sum of its
+     * segments' lengths when none reaches past its range; else each segment's length shared
+     * evenly among the partitions listing it (only partitions whose statistics were never
+     * recorded: a widened range over a shared segment, a merged region's union).
      */
     long[] partitionBytes() {
       Map<HStoreFile, Integer> sharing = new IdentityHashMap<>();
       partitions.forEach(p -> p.segments.forEach(seg -> sharing.merge(seg, 1, Integer::sum)));
       long[] out = new long[partitions.size()];
       for (int i = 0; i < out.length; i++) {
-        for (HStoreFile seg : partitions.get(i).segments) {
-          out[i] += seg.getReader().length() / sharing.get(seg);
+        Partition p = partitions.get(i);
+        PartitionSummary known = p.summary;
+        if (known != null) {
+          out[i] = known.bytes();
+          continue;
+        }
+        boolean exclusive = p.exclusive();
+        for (HStoreFile seg : p.segments) {
+          long length = seg.getReader().length();
+          out[i] += exclusive ? length : length / sharing.get(seg);
         }
       }
       return out;
@@ -841,43 +946,34 @@ public class RlsmStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * Level-0 plus the partitions overlapping the rows. HBase passes a reversed scan's bounds
-   * high-to-low and does not say which it is, so one empty bound means all rows. One partition
-   * (every Get) comes as views of its segments, so HBase filters and merges them directly; two or
-   * more come as one {@link RlsmPartitionChain}, whose scanner opens a partition only when the
-   * scan reaches it.
+   * Level-0 plus the partitions overlapping the rows, as one {@link RlsmPartitionChain} whose
+   * scanner opens a partition only when the scan reaches it, and then creates scanners only on
+   * its segments that HBase's per-file checks accept (for a Get, those whose Bloom filter may
+   * hold the row). HBase passes a reversed scan's bounds high-to-low and does not say which it
+   * is, so one empty bound means all rows.
    */
   @Override
   public Collection<HStoreFile> getFilesForScan(byte[] startRow, boolean includeStartRow,
     byte[] stopRow, boolean includeStopRow, boolean onlyLatestVersion) {
     State s = state;
+    List<HStoreFile> level0 = s.references ? withRows(s.level0) : s.level0;
     if (s.partitions.isEmpty()) {
-      return s.references ? withRows(s.level0) : s.level0;
+      return level0;
     }
-    List<Partition> parts;
+    RlsmPartitionChain chain;
     if (startRow.length == 0 || stopRow.length == 0) {
-      parts = s.partitions;
+      chain = s.chain(null, null);
     } else if (Bytes.compareTo(startRow, stopRow) <= 0) {
-      parts = s.tree.overlapping(startRow, stopRow);
+      chain = s.chain(startRow, stopRow);
     } else {
-      parts = s.tree.overlapping(stopRow, startRow);
+      chain = s.chain(stopRow, startRow);
     }
-    List<Partition> reached = new ArrayList<>(parts.size());
-    for (Partition p : parts) {
-      Partition r = s.references ? p.withRows() : p;
-      if (!r.segments.isEmpty()) {
-        reached.add(r);
-      }
+    if (chain == null) {
+      return level0;
     }
-    List<HStoreFile> out = new ArrayList<>(s.level0.size() + 1);
-    out.addAll(s.references ? withRows(s.level0) : s.level0);
-    if (reached.size() == 1) {
-      Partition p = reached.get(0);
-      List<byte[][]> range = List.<byte[][]> of(new byte[][] { p.low, p.high });
-      p.segments.forEach(seg -> out.add(new RlsmSegmentView(seg, range)));
-    } else if (!reached.isEmpty()) {
-      out.add(new RlsmPartitionChain(reached));
-    }
+    List<HStoreFile> out = new ArrayList<>(level0.size() + 1);
+    out.addAll(level0);
+    out.add(chain);
     return out;
   }
 

@@ -9,8 +9,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The row keys of the files of one store layout, for the compaction planner, read by a
- * {@link RlsmRowCursor} within the requested range only. Files are found by name in the layout's
- * name map.
+ * {@link RlsmRowCursor} within the requested range only, and their lengths and row counts from
+ * file-info. Files are found by name in the layout's name map.
  *
  * <p>{@link RowSource} cannot throw checked exceptions, so a failed read surfaces as an
  * {@link UncheckedIOException}; the compaction context unwraps it.
@@ -23,12 +23,27 @@ final class RlsmStoreRows implements RowSource {
     this.state = state;
   }
 
-  @Override
-  public byte[][] rows(String name, byte[] low, byte[] high) {
+  private HStoreFile file(String name) {
     HStoreFile f = state.byName.get(name);
     if (f == null) {
       throw new IllegalStateException("no file " + name + " in the store");
     }
+    return f;
+  }
+
+  @Override
+  public long length(String name) {
+    return file(name).getReader().length();
+  }
+
+  @Override
+  public long rowCount(String name) {
+    return RlsmFiles.rowCount(file(name));
+  }
+
+  @Override
+  public byte[][] rows(String name, byte[] low, byte[] high) {
+    HStoreFile f = file(name);
     List<byte[]> rows = new ArrayList<>();
     try (RlsmRowCursor c = RlsmRowCursor.open(f, low, high)) {
       for (byte[] r = c.next(); r != null; r = c.next()) {

@@ -1,6 +1,10 @@
 package org.apache.hadoop.hbase.regionserver;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
@@ -10,8 +14,11 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.IsolationLevel;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -31,10 +38,15 @@ import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
 
+import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
+
 /**
  * A short scan (YCSB E's shape: a start row and a few rows) on a store of many Level-1
  * partitions creates scanners only on Level-0 and the one partition it reaches, forwards and
- * reversed; counted from the scanners HBase's StoreScanner holds, not timed.
+ * reversed; a Get creates scanners only on the segments of its partition whose Bloom filter may
+ * hold its row; reads of one partition share one file object; a full scan restricts to their
+ * partition's range only the segments with rows outside it. Counted from the scanners HBase's
+ * StoreScanner holds, not timed.
  */
 @Category({ MediumTests.class, RegionServerTests.class })
 public class TestRlsmScanReach {
@@ -46,6 +58,8 @@ public class TestRlsmScanReach {
   private static final byte[] F = Bytes.toBytes("f");
   private static final int ROWS = 1000;
   private static HRegion region;
+  /** Partitions of up to 4 segments, some shared by two partitions ({@link RlsmLayouts}). */
+  private static HRegion layered;
 
   @BeforeClass
   public static void buildPartitions() throws IOException {
@@ -69,11 +83,17 @@ public class TestRlsmScanReach {
       }
     }
     assertTrue("partitions: " + state().partitions, state().partitions.size() >= 4);
+    TableDescriptor layers = RlsmLayouts.smallPartitions("reach_layered");
+    layered = HBaseTestingUtility.createRegionAndWAL(
+      RegionInfoBuilder.newBuilder(layers.getTableName()).build(),
+      UTIL.getDataTestDir("reach_layered"), UTIL.getConfiguration(), layers);
+    RlsmLayouts.load(layered, 6);
   }
 
   @AfterClass
   public static void closeRegion() throws IOException {
     HBaseTestingUtility.closeRegionAndWAL(region);
+    HBaseTestingUtility.closeRegionAndWAL(layered);
     UTIL.cleanupTestDir();
   }
 
@@ -82,7 +102,11 @@ public class TestRlsmScanReach {
   }
 
   private static RlsmStoreFileManager.State state() {
-    return ((RlsmStoreFileManager) store().getStoreEngine().getStoreFileManager()).state();
+    return state(region);
+  }
+
+  private static RlsmStoreFileManager.State state(HRegion r) {
+    return ((RlsmStoreFileManager) r.getStore(F).getStoreEngine().getStoreFileManager()).state();
   }
 
   /**
@@ -142,6 +166,118 @@ public class TestRlsmScanReach {
       }
     }
     throw new AssertionError(Bytes.toStringBinary(row));
+  }
+
+  /** The chain scanner of a store scanner just created for {@code scan}. */
+  private static RlsmChainScanner chainOf(StoreScanner s) {
+    RlsmChainScanner chain = null;
+    for (KeyValueScanner k : s.getAllScannersForTesting()) {
+      if (k instanceof RlsmChainScanner) {
+        assertNull("one chain", chain);
+        chain = (RlsmChainScanner) k;
+      }
+    }
+    assertNotNull("a chain in " + s.getAllScannersForTesting(), chain);
+    return chain;
+  }
+
+  /** A partition of at least two segments. */
+  private static RlsmStoreFileManager.Partition deepPartition() {
+    for (RlsmStoreFileManager.Partition p : state(layered).partitions) {
+      if (p.segments.size() >= 2) {
+        return p;
+      }
+    }
+    throw new AssertionError("no partition of two segments: " + state(layered).partitions);
+  }
+
+  @Test
+  public void aGetCreatesScannersOnlyOnSegmentsThatMayHoldItsRow() throws IOException {
+    RlsmStoreFileManager.Partition p = deepPartition();
+    // a row inside the partition's range that was never written
+    byte[] absent = Bytes.add(p.low, new byte[1]);
+    assertTrue(Bytes.compareTo(absent, p.high) < 0);
+    Get get = new Get(absent);
+    Scan scan = new Scan(get);
+    int bloomPasses = 0;
+    for (HStoreFile seg : p.segments) {
+      bloomPasses += seg.getReader().passesBloomFilter(scan, null) ? 1 : 0;
+    }
+    assertTrue("the Bloom filters exclude the row from some of " + p,
+      bloomPasses < p.segments.size());
+    // the store's scanners as HBase's StoreScanner drives them: its per-file checks, then a seek
+    List<KeyValueScanner> scanners = layered.getStore(F).getScanners(true, true, false, null,
+      absent, true, absent, true, layered.getReadPoint(IsolationLevel.READ_COMMITTED), false);
+    try {
+      RlsmChainScanner chain = null;
+      for (KeyValueScanner k : scanners) {
+        if (k instanceof RlsmChainScanner) {
+          assertNull("one chain", chain);
+          chain = (RlsmChainScanner) k;
+        }
+      }
+      assertNotNull("a chain in " + scanners, chain);
+      assertTrue(chain.shouldUseScanner(scan, layered.getStore(F), Long.MIN_VALUE));
+      chain.seek(PrivateCellUtil.createFirstOnRow(absent));
+      assertEquals("partitions opened", 1, chain.partitionsOpened());
+      assertEquals("segment scanners", bloomPasses, chain.segmentScannersOpened());
+    } finally {
+      scanners.forEach(KeyValueScanner::close);
+    }
+    assertTrue(layered.get(get).isEmpty());
+    assertFalse(layered.get(new Get(p.low)).isEmpty());
+  }
+
+  @Test
+  public void readsOfOnePartitionShareItsFiles() {
+    RlsmStoreFileManager.Partition p = deepPartition();
+    StoreFileManager files = layered.getStore(F).getStoreEngine().getStoreFileManager();
+    List<HStoreFile> first = new ArrayList<>(files.getFilesForScan(p.low, true, p.low, true,
+      false));
+    List<HStoreFile> second = new ArrayList<>(files.getFilesForScan(p.high, true, p.high, true,
+      false));
+    assertEquals(state(layered).level0.size() + 1, first.size());
+    assertEquals(first.size(), second.size());
+    for (int i = 0; i < first.size(); i++) {
+      assertSame("file " + i + " of two Gets in one partition", first.get(i), second.get(i));
+    }
+    assertSame("full scans", Iterables.getLast(files.getFilesForScan(HConstants.EMPTY_START_ROW,
+      true, HConstants.EMPTY_END_ROW, false, false)), Iterables.getLast(files.getFilesForScan(
+        HConstants.EMPTY_START_ROW, true, HConstants.EMPTY_END_ROW, false, false)));
+  }
+
+  @Test
+  public void aFullScanRestrictsOnlySegmentsWithRowsOutsideTheirPartition() throws IOException {
+    int ranged = 0;
+    int segments = 0;
+    for (RlsmStoreFileManager.Partition p : state(layered).partitions) {
+      for (HStoreFile seg : p.segments) {
+        segments++;
+        Cell first = seg.getFirstKey().get();
+        Cell last = seg.getLastKey().get();
+        if (
+          Bytes.compareTo(CellUtil.cloneRow(first), p.low) < 0
+            || Bytes.compareTo(CellUtil.cloneRow(last), p.high) > 0
+        ) {
+          ranged++;
+        }
+      }
+    }
+    assertTrue("segments shared by partitions (index splits): " + ranged, ranged > 0);
+    assertTrue("segments inside their partition: " + (segments - ranged), ranged < segments);
+    long readPt = layered.getReadPoint(IsolationLevel.READ_COMMITTED);
+    try (StoreScanner s = (StoreScanner) layered.getStore(F).getScanner(new Scan(), null, readPt)) {
+      RlsmChainScanner chain = chainOf(s);
+      List<Cell> cells = new ArrayList<>();
+      while (s.next(cells)) {
+        cells.clear();
+      }
+      assertEquals("partitions opened", state(layered).partitions.size(),
+        chain.partitionsOpened());
+      assertEquals("segment scanners", segments, chain.segmentScannersOpened());
+      assertEquals("segment scanners restricted to their partition", ranged,
+        chain.rangedScannersOpened());
+    }
   }
 
   @Test

@@ -90,6 +90,11 @@ public final class PartitionSummary {
     return out;
   }
 
+  /** The bytes its segments hold inside the range. */
+  public long bytes() {
+    return bytes;
+  }
+
   public RowStats stats() {
     return stats;
   }

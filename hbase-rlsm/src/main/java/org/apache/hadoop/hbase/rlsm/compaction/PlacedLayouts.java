@@ -132,9 +132,11 @@ final class PlacedLayouts {
   static Layout split(List<PartitionSummary> partitions, int i, boolean index) {
     return rows -> {
       PartitionSummary p = partitions.get(i);
+      byte[][][] perSegment = new byte[p.segments.size()][][];
       List<byte[]> all = new ArrayList<>();
-      for (String seg : p.segments) {
-        all.addAll(Arrays.asList(rows.rows(seg, p.low, p.high)));
+      for (int s = 0; s < perSegment.length; s++) {
+        perSegment[s] = rows.rows(p.segments.get(s), p.low, p.high);
+        all.addAll(Arrays.asList(perSegment[s]));
       }
       byte[][] keys = all.toArray(new byte[0][]);
       byte[][][] halves = halves(keys);
@@ -151,7 +153,7 @@ final class PlacedLayouts {
         if (j != i) {
           targets.add(new Target(q.low, q.high, q.segments, q.stats));
         } else if (index) {
-          RowStats[] stats = halfStats(keys, lower[1], p.bytes);
+          RowStats[] stats = halfStats(p.segments, perSegment, lower[1], rows);
           targets.add(new Target(lower[0], lower[1], p.segments, stats[0]));
           targets.add(new Target(upper[0], upper[1], p.segments, stats[1]));
         } else {
@@ -195,22 +197,44 @@ final class PlacedLayouts {
 
   /**
    * The statistics of the two halves of an index split, from the rows read for the median (a row
-   * once per segment holding it); bytes are shared in proportion to the entries.
+   * once per segment holding it). Bytes per segment: its length in proportion to the share of its
+   * own rows in each half (file-info: length and row count), so a heavy segment counts only
+   * where its rows are, and a linked file listed by both halves counts only in the half holding
+   * its rows. Sharing the partition's bytes in proportion to all entries instead would give a
+   * light segment's rows a heavy segment's weight.
+   * @param segments   the partition's segments
+   * @param perSegment each segment's rows in the partition's range, same order
    */
-  private static RowStats[] halfStats(byte[][] keys, byte[] lowerHigh, long bytes) {
+  private static RowStats[] halfStats(List<String> segments, byte[][][] perSegment,
+    byte[] lowerHigh, RowSource source) {
     RowSketch lowerRows = new RowSketch();
     RowSketch upperRows = new RowSketch();
     long lowerEntries = 0;
-    for (byte[] k : keys) {
-      if (Bytes.compareTo(k, lowerHigh) <= 0) {
-        lowerRows.add(k);
-        lowerEntries++;
-      } else {
-        upperRows.add(k);
+    long upperEntries = 0;
+    long lowerBytes = 0;
+    long upperBytes = 0;
+    for (int s = 0; s < perSegment.length; s++) {
+      long below = 0;
+      for (byte[] k : perSegment[s]) {
+        if (Bytes.compareTo(k, lowerHigh) <= 0) {
+          lowerRows.add(k);
+          below++;
+        } else {
+          upperRows.add(k);
+        }
       }
+      long above = perSegment[s].length - below;
+      String name = segments.get(s);
+      // a row count below the rows read (a file without RLSM_ROW_COUNT) must not inflate bytes
+      double perRow =
+        (double) source.length(name) / Math.max(1, Math.max(source.rowCount(name),
+          perSegment[s].length));
+      lowerBytes += (long) (perRow * below);
+      upperBytes += (long) (perRow * above);
+      lowerEntries += below;
+      upperEntries += above;
     }
-    long lowerBytes = (long) ((double) bytes * lowerEntries / keys.length);
     return new RowStats[] { new RowStats(lowerEntries, lowerBytes, lowerRows),
-      new RowStats(keys.length - lowerEntries, bytes - lowerBytes, upperRows) };
+      new RowStats(upperEntries, upperBytes, upperRows) };
   }
 }

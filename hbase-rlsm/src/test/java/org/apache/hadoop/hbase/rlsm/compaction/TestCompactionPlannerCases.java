@@ -38,7 +38,7 @@ public class TestCompactionPlannerCases {
     RlsmCompactionConfig.MERGE_BYTES_KEY, RlsmCompactionConfig.MAX_SEGMENTS_KEY,
     RlsmCompactionConfig.TIER_RATIO_KEY, RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY,
     RlsmCompactionConfig.LEAVE_KEY);
-  private static final List<String> KEYS = List.of("partition", "level0", "rows", "major",
+  private static final List<String> KEYS = List.of("partition", "level0", "rows", "length", "major",
     "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
     "target", "kept", "retired");
 
@@ -51,19 +51,38 @@ public class TestCompactionPlannerCases {
   /** Rows of every file the case names rows for: Level-0 files and "rows:" segments. */
   private final Map<String, byte[][]> rows = new HashMap<>();
 
-  private final RowSource source = (name, low, high) -> {
-    byte[][] all = rows.get(name);
-    if (all == null) {
-      throw new IllegalStateException("the planner read " + name + ", whose rows the case omits");
-    }
-    List<byte[]> out = new ArrayList<>();
-    for (byte[] r : all) {
-      if ((low == null || Bytes.compareTo(r, low) >= 0)
-        && (high == null || Bytes.compareTo(r, high) <= 0)) {
-        out.add(r);
+  /** Lengths the case gives with "length:" lines; else 100 bytes a row. */
+  private final Map<String, Long> lengths = new HashMap<>();
+  private final RowSource source = new RowSource() {
+    @Override
+    public byte[][] rows(String name, byte[] low, byte[] high) {
+      List<byte[]> out = new ArrayList<>();
+      for (byte[] r : known(name)) {
+        if ((low == null || Bytes.compareTo(r, low) >= 0)
+          && (high == null || Bytes.compareTo(r, high) <= 0)) {
+          out.add(r);
+        }
       }
+      return out.toArray(new byte[0][]);
     }
-    return out.toArray(new byte[0][]);
+
+    @Override
+    public long length(String name) {
+      return lengths.getOrDefault(name, known(name).length * 100L);
+    }
+
+    @Override
+    public long rowCount(String name) {
+      return known(name).length;
+    }
+
+    private byte[][] known(String name) {
+      byte[][] all = rows.get(name);
+      if (all == null) {
+        throw new IllegalStateException("the planner read " + name + ", whose rows the case omits");
+      }
+      return all;
+    }
   };
 
   public TestCompactionPlannerCases(String name, Case c) {
@@ -187,6 +206,10 @@ public class TestCompactionPlannerCases {
     allowed.addAll(CONFIG_KEYS);
     c.allowOnly(new HashSet<>(allowed));
     c.all("rows").forEach(this::rowsOf);
+    for (String line : c.all("length")) {
+      List<String> words = Case.words(line);
+      lengths.put(words.get(0), Long.parseLong(words.get(1)));
+    }
     List<FileSummary> level0 = level0();
     List<PartitionSummary> partitions = partitions();
     RlsmCompactionPlanner planner = new RlsmCompactionPlanner(config());

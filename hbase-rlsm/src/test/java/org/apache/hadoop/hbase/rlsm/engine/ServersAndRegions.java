@@ -6,10 +6,15 @@ import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
@@ -23,10 +28,12 @@ import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
+import org.apache.hadoop.hbase.regionserver.RowWhereabouts;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
 import org.apache.hadoop.hbase.rlsm.TwinTraffic;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.JVMClusterUtil;
 
 /**
@@ -135,10 +142,53 @@ final class ServersAndRegions {
         RlsmTwinTables.cells(r, user));
       if (raw) {
         Scan rawScan = new Scan().setRaw(true).readAllVersions();
-        RlsmTwinTables.assertSameCells(when + ": raw scan", RlsmTwinTables.cells(d, rawScan),
-          RlsmTwinTables.cells(r, rawScan));
+        List<String> want = RlsmTwinTables.cells(d, rawScan);
+        List<String> got = RlsmTwinTables.cells(r, rawScan);
+        String dump = want.equals(got) ? "" : " (where the rows sit: " + dumpDifference(when,
+          twins, want, got) + ")";
+        RlsmTwinTables.assertSameCells(when + ": raw scan" + dump, want, got);
       }
     }
+  }
+
+  /**
+   * Writes, for the rows of the first cell where {@code want} (the default table) and {@code got}
+   * (the RLSM table) differ, where each sits in every open region of both tables
+   * ({@link RowWhereabouts}), to a file under {@code target/}; returns its path.
+   */
+  private String dumpDifference(String when, RlsmTwinTables twins, List<String> want,
+    List<String> got) throws IOException {
+    int i = 0;
+    while (i < want.size() && i < got.size() && want.get(i).equals(got.get(i))) {
+      i++;
+    }
+    Set<String> rows = new TreeSet<>();
+    for (List<String> cells : List.of(want, got)) {
+      if (i < cells.size()) {
+        rows.add(cells.get(i).substring(0, cells.get(i).indexOf('/')));
+      }
+    }
+    List<String> lines = new ArrayList<>();
+    lines.add(when + ": first difference at cell " + i);
+    for (int j = Math.max(0, i - 3); j < i + 12; j++) {
+      lines.add(" want " + (j < want.size() ? want.get(j) : "-") + "   got "
+        + (j < got.size() ? got.get(j) : "-"));
+    }
+    for (String row : rows) {
+      byte[] key = Bytes.toBytesBinary(row);
+      for (TableName tn : new TableName[] { twins.rlsm, twins.dflt }) {
+        for (HRegion region : util.getHBaseCluster().getRegions(tn)) {
+          if (region.getRegionInfo().containsRow(key)) {
+            lines.addAll(RowWhereabouts.describe(region, key));
+          }
+        }
+      }
+    }
+    Path out = Paths.get("target", "twin-differences", twins.rlsm.getNameAsString() + "-"
+      + System.currentTimeMillis() + ".txt");
+    Files.createDirectories(out.getParent());
+    Files.write(out, lines);
+    return out.toAbsolutePath().toString();
   }
 
   /** Moves every region of both tables to the next live server; Admin.move waits for each. */

@@ -16,8 +16,9 @@
  * limitations under the License.
  */
 /**
- * Benchmarks that run HBase's mini cluster (master, RegionServers, ZooKeeper, for some HDFS)
- * inside one JVM, each a {@code main} started by a script in {@code bench/scripts/}:
+ * Benchmarks that run HBase's mini cluster (master, RegionServers, ZooKeeper, for some HDFS), or
+ * for read costs local regions, inside one JVM, each a {@code main} started by a script in
+ * {@code bench/scripts/}:
  * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.WriteAmplificationBench}
  * ({@code write-amp.sh}: bytes written by the default, stripe and RLSM engines for the same load),
  * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.MultiRegionWriteBench}
@@ -26,7 +27,10 @@
  * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.CacheTraceBench} ({@code cache-mrc.sh}:
  * a ulfs page-access trace of an RLSM table for the cache simulator) and
  * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.ReadPathBench} ({@code read-path.sh}: pinned
- * heap, open time, Gets, scans and bytes of RLSM against the default engine). Results and how to
+ * heap, open time, Gets, scans and bytes of RLSM against the default engine) and
+ * {@link org.apache.hadoop.hbase.rlsm.bench.cluster.ReadCostBench} ({@code read-costs.sh}: data
+ * blocks, Bloom checks, allocations and CPU per read on local regions, with RLSM's layout and
+ * compaction bytes per segment bound). Results and how to
  * read them: {@code docs/benchmarks.md}. Nothing here is part of the engine or its tests.
  */
 package org.apache.hadoop.hbase.rlsm.bench.cluster;
