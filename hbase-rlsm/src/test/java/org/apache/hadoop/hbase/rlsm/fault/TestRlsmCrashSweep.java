@@ -463,6 +463,21 @@ public class TestRlsmCrashSweep {
         && (archived ? a.compacted == 0 : a.compacted >= 3));
   }
 
+  /**
+   * The manifest commit's second half: once the new manifest (an edit) is committed, HBase
+   * archives the files it replaces (the Level-0 victims; the chain stays live), one rename each,
+   * with the new manifest's compaction-event list as the record of what is left to archive.
+   */
+  @Test
+  public void archiveAfterManifestCommit() throws Exception {
+    sweep("sweep_archive", NONE, TestRlsmCrashSweep::beforeAppend, NONE,
+      TestRlsmCrashSweep::thirdLevel0File, r -> {
+        r.compact(false);
+        r.getStore(F).closeAndArchiveCompactedFiles();
+      }, (b, a) -> a.append > b.append && b.compacted == 0 && a.compacted == 0
+        && a.manifests == 2);
+  }
+
   @Test
   public void link() throws Exception {
     sweep("sweep_link", NONE, (r, o) -> {
