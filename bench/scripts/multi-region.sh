@@ -18,5 +18,5 @@ MAXFILE=${5:-16}
 bin/install-deps
 # shellcheck source=bin/rlsm-env.sh
 source bin/rlsm-env.sh
-rlsm_cluster_bench 6g "MB|done|Exception|ERROR" MultiRegionWriteBench "$MB" "$FLUSH" "$REGIONS" \
+rlsm_cluster_bench 6g "MB|done|split round|Exception|ERROR" MultiRegionWriteBench "$MB" "$FLUSH" "$REGIONS" \
   "docs/bench-data/multi-region-${MB}mb-${RUNS//,/_}.csv" "$RUNS" "$MAXFILE"

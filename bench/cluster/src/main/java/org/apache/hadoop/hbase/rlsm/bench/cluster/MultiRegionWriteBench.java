@@ -24,11 +24,13 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.ConstantSizeRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.util.HFileArchiveUtil;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
 
 /**
  * Write amplification, load throughput and regions per RegionServer of RLSM and the default
@@ -44,11 +46,16 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * number of pre-split regions (6), output CSV path, and a comma-separated list of runs among
  * {@code default-presplit, rlsm-presplit, default-autosplit, rlsm-autosplit} (auto-split tables
  * start with one region and split at the given maximum file size in MB, the sixth argument,
- * default 16, under HBase's {@code ConstantSizeRegionSplitPolicy}).
+ * default 16, under HBase's {@code ConstantSizeRegionSplitPolicy}, during the load and after it
+ * until no region wants a split). The balancer runs once before regions are counted per server.
  */
 public final class MultiRegionWriteBench {
   private static final byte[] F = Bytes.toBytes("f");
   private static final int SERVERS = 3;
+  /** Rounds of {@link #growBySplits}: far more than a run's table can split. */
+  private static final int MAX_SPLIT_ROUNDS = 20;
+  /** Hang guard of one round's splits. */
+  private static final long SPLIT_WAIT_MS = 20 * 60_000;
 
   private static final class Result {
     String run;
@@ -150,7 +157,13 @@ public final class MultiRegionWriteBench {
     long settleStart = System.nanoTime();
     WriteAmplificationBench.settle(util, tn);
     util.waitUntilNoRegionsInTransition();
+    if (autosplit) {
+      growBySplits(util, tn);
+    }
     r.settleSeconds = (System.nanoTime() - settleStart) / 1e9;
+    // as HBase's balancer chore would, spread the regions (a move writes no store file)
+    util.getAdmin().balance();
+    util.waitUntilNoRegionsInTransition();
     FileSystem fs = util.getTestFileSystem();
     Path root = CommonFSUtils.getRootDir(util.getConfiguration());
     r.committedBytes = familyBytes(fs, CommonFSUtils.getTableDir(root, tn))
@@ -171,6 +184,44 @@ public final class MultiRegionWriteBench {
     System.err.printf("%s done: %.1f MB user, %.1f MB committed, %d regions%n", run,
       mb(r.userBytes), mb(r.committedBytes), r.regions);
     return r;
+  }
+
+  /**
+   * Splits every region of {@code tn} that its split policy wants split, the way HBase does after
+   * a flush or a compaction ({@code CompactSplit.requestSplit}: the policy decides and names the
+   * split point), then settles the daughters (their references compacted away) and asks again,
+   * until no region wants a split. A load without WAL outruns HBase's own triggers: a daughter
+   * that holds references cannot split, and the load ends before its references are rewritten,
+   * so without this a table split once during the load and never again.
+   */
+  private static void growBySplits(HBaseTestingUtility util, TableName tn) throws Exception {
+    for (int round = 1; round <= MAX_SPLIT_ROUNDS; round++) {
+      int before = util.getAdmin().getRegions(tn).size();
+      int requested = 0;
+      for (JVMClusterUtil.RegionServerThread t : util.getHBaseCluster()
+        .getLiveRegionServerThreads()) {
+        HRegionServer rs = t.getRegionServer();
+        for (HRegion region : rs.getRegions(tn)) {
+          // as HBase's CompactedHFilesDischarger chore does (every 2 minutes): a daughter counts
+          // its compacted references until they are archived, and cannot split meanwhile
+          for (HStore store : region.getStores()) {
+            store.closeAndArchiveCompactedFiles();
+          }
+          if (rs.getCompactSplitThread().requestSplit(region)) {
+            requested++;
+          }
+        }
+      }
+      if (requested == 0) {
+        return;
+      }
+      int want = before + requested;
+      System.err.printf("%s: split round %d: %d regions, %d splits requested%n", tn, round,
+        before, requested);
+      util.waitFor(SPLIT_WAIT_MS, 1000, () -> util.getAdmin().getRegions(tn).size() >= want);
+      util.waitUntilNoRegionsInTransition();
+      WriteAmplificationBench.settle(util, tn);
+    }
   }
 
   /** Bytes of the regular files in every {@code f} family directory under {@code dir}. */

@@ -29,6 +29,7 @@ import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.bench.cluster.ReadPathReport.Metric;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -43,7 +44,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>Arguments: rows (default 200,000), bytes of value per row (1,000, as 10 columns), a
  * comma-separated compression list (NONE,GZ), rounds (3), seconds per throughput phase (15),
- * flush size in MB (4), output CSV path.
+ * flush size in MB (4), output CSV path, and RLSM's bound on segments per partition
+ * ({@code hbase.rlsm.partition.max.segments}; 0 or absent: the engine's default).
  */
 public final class ReadPathBench {
   private static final byte[] F = Bytes.toBytes("f");
@@ -76,8 +78,12 @@ public final class ReadPathBench {
     int seconds = args.length > 4 ? Integer.parseInt(args[4]) : 15;
     long flushMb = args.length > 5 ? Long.parseLong(args[5]) : 4;
     String csv = args.length > 6 ? args[6] : "read-path.csv";
+    int segmentBound = args.length > 7 ? Integer.parseInt(args[7]) : 0;
     HBaseTestingUtility util = new HBaseTestingUtility();
     Configuration conf = util.getConfiguration();
+    if (segmentBound > 0) {
+      conf.setInt(RlsmCompactionConfig.MAX_SEGMENTS_KEY, segmentBound);
+    }
     conf.setBoolean("hbase.table.sanity.checks", false);
     conf.setInt("hbase.hstore.blockingStoreFiles", 1000);
     util.startMiniCluster(1);
@@ -90,8 +96,9 @@ public final class ReadPathBench {
       util.shutdownMiniCluster();
     }
     bench.report.writeCsv(Paths.get(csv));
-    System.out.printf("%nread path: %d rows, %d B values, %d rounds, %d s phases, %d MB flushes%n",
-      rows, valueBytes, rounds, seconds, flushMb);
+    System.out.printf("%nread path: %d rows, %d B values, %d rounds, %d s phases, %d MB flushes,"
+      + " RLSM segment bound %s%n", rows, valueBytes, rounds, seconds, flushMb,
+      segmentBound > 0 ? segmentBound : "default");
     bench.report.printTable(System.out, compressions);
   }
 
