@@ -369,6 +369,11 @@ public class TestRlsmCrashSweep {
   /** Level-1 as one partition, and two more Level-0 files: the next flush triggers an append. */
   private static void beforeAppend(HRegion r, TreeMap<String, String> o) throws IOException {
     firstPartition(r, o, 200);
+    twoLevel0Files(r, o);
+  }
+
+  /** Two Level-0 files with rows inside and past the partition [row00000, row00199]. */
+  private static void twoLevel0Files(HRegion r, TreeMap<String, String> o) throws IOException {
     put(r, o, 100, 400, 1, "m");
     flush(r);
     put(r, o, 250, 450, 2, "n");
@@ -407,10 +412,7 @@ public class TestRlsmCrashSweep {
     flush(r);
     compactUntilSettled(r);
     assertEquals("a checkpoint and an edit", 2, manifests(r));
-    put(r, o, 100, 400, 1, "m");
-    flush(r);
-    put(r, o, 250, 450, 2, "n");
-    flush(r);
+    twoLevel0Files(r, o);
   }
 
   /**
