@@ -14,6 +14,7 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequestImpl;
 import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
 import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
@@ -45,6 +46,8 @@ final class RlsmCompactionContext extends CompactionContext {
   private CompactionPlan plan;
   private RlsmStoreFileManager.State state;
   private Set<String> retired;
+  /** Whether the plan's manifest is a checkpoint (else an edit of the store's own chain). */
+  private boolean checkpoint;
 
   RlsmCompactionContext(HStore store, RlsmStoreFileManager storeFileManager,
     RlsmCompactionPlanner planner, RlsmStoreStats stats) {
@@ -86,12 +89,22 @@ final class RlsmCompactionContext extends CompactionContext {
       return false;
     }
     retired = new HashSet<>(RlsmCompactionPlanner.retired(before, plan));
-    state.manifests.forEach(m -> retired.add(m.getPath().getName()));
+    checkpoint = checkpointDue(plan, state);
+    if (checkpoint) {
+      // the checkpoint replaces the whole chain; an edit keeps it live
+      state.manifests.forEach(m -> retired.add(m.getPath().getName()));
+    }
     List<HStoreFile> files = new ArrayList<>();
     for (HStoreFile f : state.all) {
       if (retired.contains(f.getPath().getName())) {
         files.add(f);
       }
+    }
+    if (!checkpoint) {
+      // HBase runs only a compaction that names a file, and a store's running compaction is
+      // known by its files (needsCompaction, select): an edit names its base, which the engine
+      // keeps live when HBase replaces the files (RlsmStoreEngine.replaceStoreFiles)
+      files.add(state.manifests.get(state.manifests.size() - 1));
     }
     request = new CompactionRequestImpl(files);
     // every file of the store is an input of both; HBase then also counts it as a major
@@ -99,6 +112,20 @@ final class RlsmCompactionContext extends CompactionContext {
       || plan.kind() == CompactionPlan.Kind.LEAVE, true);
     LOG.info("RLSM compaction selected for {}: {}", store, plan);
     return !files.isEmpty();
+  }
+
+  /**
+   * Whether the plan ends with a checkpoint, which retires the live manifests, rather than an
+   * edit of them: a plan that writes no manifest (leaving RLSM: every manifest goes), a major
+   * compaction or a rewrite of references (every partition changes), a layout that is not this
+   * region's own chain (a daughter's, a merged region's or a clone's first manifest), or a
+   * chain the configuration says is long enough ({@link RlsmCompactionConfig#checkpointDue}).
+   */
+  private boolean checkpointDue(CompactionPlan plan, RlsmStoreFileManager.State state) {
+    CompactionPlan.Kind kind = plan.kind();
+    return kind == CompactionPlan.Kind.LEAVE || kind == CompactionPlan.Kind.MAJOR
+      || state.references || !state.ownChain || planner.config().checkpointDue(state.edits(),
+        state.editBytes(), state.checkpointBytes());
   }
 
   @Override
@@ -116,7 +143,8 @@ final class RlsmCompactionContext extends CompactionContext {
     } catch (UncheckedIOException e) {
       throw e.getCause();
     }
-    RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, targets, retired)
+    RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, targets, retired,
+      checkpoint)
       .run(request, throughputController, user);
     long millis = EnvironmentEdgeManager.currentTime() - start;
     long retiredBytes = 0;
@@ -128,11 +156,11 @@ final class RlsmCompactionContext extends CompactionContext {
     long freed = Math.max(0, retiredBytes - r.dataBytes);
     stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes, freed,
       plan.linkedVictims().size(), millis);
-    LOG.info("RLSM {} of {} wrote {} data bytes in {} files and a {}-byte manifest of {}"
-      + " partitions, read {} bytes, linked {} files, retired {} files, freed {} bytes, in {} ms;"
+    LOG.info("RLSM {} of {} wrote {} data bytes in {} files and a {}-byte manifest {} ({}"
+      + " partitions), read {} bytes, linked {} files, retired {} files, freed {} bytes, in {} ms;"
       + " store counters: {}",
       plan.kind(), store, r.dataBytes, r.paths.size() - (r.manifestBytes > 0 ? 1 : 0),
-      r.manifestBytes, targets.size(), r.readBytes,
+      r.manifestBytes, checkpoint ? "checkpoint" : "edit", targets.size(), r.readBytes,
       plan.linkedVictims().size(), retired.size(), freed, millis, stats);
     return r.paths;
   }

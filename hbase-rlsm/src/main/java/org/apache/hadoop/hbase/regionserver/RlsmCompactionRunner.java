@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
 import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
@@ -31,7 +32,9 @@ import org.apache.yetus.audience.InterfaceAudience;
  * {@code StoreScanner} (so versions, TTL and, when the plan allows, delete markers are purged by
  * HBase's own rules; coprocessor compaction hooks run), routes every row to the target partition
  * whose range holds it, writes one new segment per target that received rows, and last a new
- * manifest, all in format v2 ({@link RlsmV2Writer}: HBase's streaming HFile writer, so memory
+ * manifest (a checkpoint of the whole layout, or an edit of the store's newest manifest holding
+ * only what changed, as the context decided at selection), all in format v2
+ * ({@link RlsmV2Writer}: HBase's streaming HFile writer, so memory
  * stays bounded by a block per open segment whatever the output size). Returns the new files in
  * commit order, manifest last: HBase commits them one by one, and only the manifest makes the new
  * layout (and the retirement of old files) take effect, so a crash at any point leaves either the
@@ -60,9 +63,13 @@ final class RlsmCompactionRunner {
   /** First and last row written per target index, for {@link #clip}. */
   private final Map<Integer, byte[][]> written = new HashMap<>();
 
+  /** Whether the manifest is a checkpoint; else an edit of the state's own chain. */
+  private final boolean checkpoint;
+
   RlsmCompactionRunner(HStore store, RlsmStoreFileManager.State state, CompactionPlan plan,
-    List<CompactionPlan.Target> targets, Collection<String> retired) {
+    List<CompactionPlan.Target> targets, Collection<String> retired, boolean checkpoint) {
     this.store = store;
+    this.checkpoint = checkpoint;
     this.state = state;
     this.plan = plan;
     this.targets = targets;
@@ -324,6 +331,9 @@ final class RlsmCompactionRunner {
    * Writes the manifest of the plan's layout with each partition's statistics: what the planner
    * knew of its kept segments plus its new segment's, so that no one reads rows to learn them (a
    * clipped range holds all of them: only a target that keeps nothing is clipped, to its rows).
+   * A checkpoint records every partition; an edit of the store's newest manifest only the
+   * partitions that differ from it (docs/format/rlsm-file.md, "Manifest chain"), so its size
+   * follows what the compaction changed, not the partition count.
    */
   private void writeManifest(Map<Integer, RlsmV2Writer> byTarget,
     Map<RlsmV2Writer, RowStats> segmentStats, Result result) throws IOException {
@@ -358,6 +368,11 @@ final class RlsmCompactionRunner {
     boolean ok = false;
     try {
       w.appendFileInfo(V2FileInfo.MANIFEST_GENERATION, Bytes.toBytes(generation));
+      if (!checkpoint) {
+        w.appendFileInfo(V2FileInfo.MANIFEST_BASE, Bytes.toBytes(state.newestGeneration()));
+        w.appendFileInfo(V2FileInfo.MANIFEST_REMOVED,
+          ManifestRecord.encodeRanges(changes(parts, stats)));
+      }
       w.appendFileInfo(V2FileInfo.MANIFEST_PARTITIONS, PartitionDescriptor.encodeList(parts));
       w.appendFileInfo(V2FileInfo.MANIFEST_STATS, PartitionStats.encodeList(stats));
       result.manifestBytes += w.finish(maxSeqId, false, replaced);
@@ -367,5 +382,40 @@ final class RlsmCompactionRunner {
         w.abort();
       }
     }
+  }
+
+  /**
+   * Turns the new layout ({@code parts}, {@code stats}) into an edit of the current one: leaves
+   * in {@code parts} only the partitions the current layout does not hold as they are (range
+   * and segments; or held without recorded statistics that the new layout now knows), and
+   * returns the ranges of the current partitions that are not kept.
+   */
+  private List<byte[][]> changes(List<PartitionDescriptor> parts, List<PartitionStats> stats) {
+    Map<List<String>, RlsmStoreFileManager.Partition> current = new HashMap<>();
+    for (RlsmStoreFileManager.Partition p : state.partitions) {
+      List<String> names = new ArrayList<>(p.segments.size());
+      p.segments.forEach(seg -> names.add(seg.getPath().getName()));
+      current.put(RlsmStoreFileManager.statsKey(new PartitionDescriptor(p.low, p.high, names)), p);
+    }
+    List<PartitionDescriptor> added = new ArrayList<>();
+    List<PartitionStats> addedStats = new ArrayList<>();
+    for (int i = 0; i < parts.size(); i++) {
+      List<String> key = RlsmStoreFileManager.statsKey(parts.get(i));
+      RlsmStoreFileManager.Partition kept = current.get(key);
+      if (kept != null && (kept.recorded || stats.get(i) == null)) {
+        current.remove(key);
+      } else {
+        added.add(parts.get(i));
+        addedStats.add(stats.get(i));
+      }
+    }
+    List<byte[][]> removed = new ArrayList<>(current.size());
+    current.values().forEach(p -> removed.add(new byte[][] { p.low, p.high }));
+    removed.sort((a, b) -> Bytes.compareTo(a[0], b[0]));
+    parts.clear();
+    parts.addAll(added);
+    stats.clear();
+    stats.addAll(addedStats);
+    return removed;
   }
 }

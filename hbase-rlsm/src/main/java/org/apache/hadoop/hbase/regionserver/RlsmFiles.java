@@ -3,12 +3,13 @@ package org.apache.hadoop.hbase.regionserver;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.hbase.io.HFileLink;
-import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
-import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.ManifestChain;
+import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
 import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
@@ -116,13 +117,48 @@ public final class RlsmFiles {
     return V2FileInfo.getLong(manifest.getMetadataValue(V2FileInfo.MANIFEST_GENERATION), -1);
   }
 
-  /** A manifest's partitions (decoded on every call: the file manager keeps the result). */
-  public static List<PartitionDescriptor> partitions(HStoreFile manifest) throws IOException {
+  /**
+   * The generation a manifest edit applies to; 0 for a checkpoint (every v1 manifest, and every
+   * v2 manifest without a base).
+   */
+  public static long base(HStoreFile manifest) {
     if (manifest instanceof RlsmStoreFile) {
-      return ((RlsmStoreFile) manifest).getPartitions();
+      return 0;
     }
-    return V2FileInfo.partitions(manifest.getPath().toString(), fileInfoOffset(manifest),
-      manifest.getMetadataValue(V2FileInfo.MANIFEST_PARTITIONS));
+    return V2FileInfo.getLong(manifest.getMetadataValue(V2FileInfo.MANIFEST_BASE), 0);
+  }
+
+  /**
+   * What a manifest records, checkpoint or edit (decoded on every call: the file manager keeps
+   * the layout it replays).
+   */
+  public static ManifestRecord manifest(HStoreFile manifest) throws IOException {
+    String name = manifest.getPath().toString();
+    if (manifest instanceof RlsmStoreFile) {
+      RlsmStoreFile v1 = (RlsmStoreFile) manifest;
+      return ManifestRecord.checkpoint(name, v1.getGeneration(), v1.getPartitions(), null);
+    }
+    return V2FileInfo.manifest(name, fileInfoOffset(manifest), manifest::getMetadataValue);
+  }
+
+  /**
+   * The live chain among the manifests of one region ({@link ManifestChain#live}), checkpoint
+   * first.
+   * @throws RlsmCorruptionException naming an edit whose base the store does not hold
+   */
+  public static List<HStoreFile> chain(Collection<HStoreFile> manifests)
+    throws RlsmCorruptionException {
+    return ManifestChain.live(manifests, RlsmFiles::generation, RlsmFiles::base,
+      m -> m.getPath().toString());
+  }
+
+  /** The layout a chain records ({@link ManifestChain#replay}). */
+  public static ManifestChain.Layout layout(List<HStoreFile> chain) throws IOException {
+    List<ManifestRecord> records = new ArrayList<>(chain.size());
+    for (HStoreFile m : chain) {
+      records.add(manifest(m));
+    }
+    return ManifestChain.replay(records);
   }
 
   /** The sketch of a file's rows, or null when it records none (v1, older v2, bulk loads). */
@@ -136,27 +172,6 @@ public final class RlsmFiles {
     } catch (RlsmCorruptionException e) {
       throw new UncheckedIOException(e); // checked at open
     }
-  }
-
-  /**
-   * The statistics a manifest records for each of its {@code partitions} partitions (an element
-   * is null where it records none), or null when it records none at all (v1, older v2).
-   */
-  public static List<RowStats> partitionStats(HStoreFile manifest, int partitions)
-    throws IOException {
-    byte[] v = manifest instanceof RlsmStoreFile ? null
-      : manifest.getMetadataValue(V2FileInfo.MANIFEST_STATS);
-    if (v == null) {
-      return null;
-    }
-    String name = manifest.getPath().toString();
-    long offset = fileInfoOffset(manifest);
-    List<RowStats> out = new ArrayList<>(partitions);
-    for (PartitionStats s : PartitionStats.decodeList(name, offset, v, partitions)) {
-      out.add(s == null ? null
-        : new RowStats(s.entries(), s.bytes(), RowSketch.decode(name, offset, s.sketch())));
-    }
-    return out;
   }
 
   /**
@@ -174,10 +189,14 @@ public final class RlsmFiles {
     V2FileInfo.checkVersion(name, offset, f.getMetadataValue(V2FileInfo.FORMAT_VERSION));
     FileRole r = V2FileInfo.role(name, offset, role);
     if (r == FileRole.MANIFEST) {
-      if (generation(f) < 1) {
-        throw new RlsmCorruptionException(name, offset, "manifest lacks its generation");
+      ManifestRecord m = manifest(f);
+      if (m.stats() != null) {
+        for (PartitionStats s : m.stats()) {
+          if (s != null) {
+            RowSketch.decode(name, offset, s.sketch());
+          }
+        }
       }
-      partitionStats(f, partitions(f).size());
     } else {
       byte[] sketch = f.getMetadataValue(V2FileInfo.ROW_SKETCH);
       if (sketch != null) {

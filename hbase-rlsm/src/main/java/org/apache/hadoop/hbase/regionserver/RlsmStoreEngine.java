@@ -257,11 +257,24 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     }
   }
 
+  /**
+   * HBase's replacement, without the manifests that stay in the live chain (an edit's base,
+   * named by its compaction only so that HBase runs it: see
+   * {@link RlsmStoreFileManager#keptManifests}): neither the store-file tracker nor the file
+   * manager retires them. HBase's WAL marker still names them as inputs; its replay comes here
+   * too and keeps them the same way.
+   */
   @Override
   public void replaceStoreFiles(Collection<HStoreFile> compactedFiles,
     Collection<HStoreFile> newFiles, IOExceptionRunnable walMarkerWriter,
     Runnable actionUnderLock) throws IOException {
-    super.replaceStoreFiles(compactedFiles, newFiles, walMarkerWriter, actionUnderLock);
+    List<HStoreFile> kept = storeFileManager.keptManifests(compactedFiles, newFiles);
+    Collection<HStoreFile> retired = compactedFiles;
+    if (!kept.isEmpty()) {
+      retired = new ArrayList<>(compactedFiles);
+      retired.removeAll(kept);
+    }
+    super.replaceStoreFiles(retired, newFiles, walMarkerWriter, actionUnderLock);
     updateLayoutStats();
   }
 

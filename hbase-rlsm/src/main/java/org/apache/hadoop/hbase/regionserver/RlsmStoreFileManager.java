@@ -30,7 +30,9 @@ import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionPlanner;
 import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.ManifestChain;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
+import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
 import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -47,14 +49,17 @@ import org.apache.hbase.thirdparty.com.google.common.collect.Iterables;
  * rebuilt from the file set on every change (flush, compaction, open), under the store's write
  * lock, so a read always sees one consistent layout:
  * <ul>
- * <li>the Level-1 layout is the one recorded by the newest manifest file (of this region, or
- * before its first compaction of a daughter or merged region, the union of the newest manifest
- * of each region whose files it references, clipped to its rows: {@link #build});</li>
+ * <li>the Level-1 layout is the one recorded by the live manifest chain (the newest manifest
+ * and, when it is an edit, the manifests it builds on back to a checkpoint:
+ * {@link ManifestChain}) of this region, or before its first compaction of a daughter or merged
+ * region, the union of the chains of each region whose files it references, clipped to its
+ * rows ({@link #build});</li>
  * <li>Level-0 is every flush file (and bulk-loaded HFile) that the manifests do not list;</li>
- * <li>segments no manifest lists, and older manifests, are orphans of an interrupted
- * compaction: kept out of the state and archived by the engine when the region opens (for a
- * reference or link, the reference or link file in this region's directory, never the file it
- * points to); a snapshot clone or restore is a store of links, resolved the same way).</li>
+ * <li>segments no manifest lists, and manifests outside the live chains, are orphans of an
+ * interrupted compaction (or leftovers of a checkpoint): kept out of the state and archived by
+ * the engine when the region opens (for a reference or link, the reference or link file in this
+ * region's directory, never the file it points to); a snapshot clone or restore is a store of
+ * links, resolved the same way).</li>
  * </ul>
  * A read gets Level-0 and, through one {@link RlsmPartitionChain}, the partitions overlapping
  * its rows (for a Get, the one whose range holds the row), each opened only when the read
@@ -108,11 +113,18 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return kept.size() == segments.size() ? this : new Partition(low, high, kept, null);
     }
 
+    /**
+     * Whether the manifests record its statistics; if not, the next manifest records the
+     * summary once it is known, even when the compaction did not change the partition.
+     */
+    final boolean recorded;
+
     /** @param recorded the statistics the manifest records for it, or null */
     Partition(byte[] low, byte[] high, ImmutableList<HStoreFile> segments, RowStats recorded) {
       this.low = low;
       this.high = high;
       this.segments = segments;
+      this.recorded = recorded != null;
       if (recorded != null) {
         this.summary = recordedSummary(recorded);
       }
@@ -382,10 +394,16 @@ public class RlsmStoreFileManager implements StoreFileManager {
     final List<Partition> partitions;
     final RangeTree<Partition> tree;
     /**
-     * The manifests defining Level-1: this region's newest, or, before this region wrote one,
-     * the newest of each origin region whose files it references (a daughter or merged region).
+     * The manifests defining Level-1: this region's live chain (checkpoint first, then the
+     * edits after it), or, before this region wrote one, the chain of each origin region whose
+     * files it references (a daughter or merged region). None may be archived while it is live.
      */
     final List<HStoreFile> manifests;
+    /**
+     * Whether {@link #manifests} is this region's own chain, so that the next manifest may be
+     * an edit of it (a daughter's or a clone's first manifest must be a checkpoint).
+     */
+    final boolean ownChain;
     final List<HStoreFile> orphans;
     /** Generation of the next manifest this store writes: above every manifest it holds. */
     final long nextGeneration;
@@ -399,8 +417,8 @@ public class RlsmStoreFileManager implements StoreFileManager {
     private volatile RlsmPartitionChain whole;
 
     State(ImmutableList<HStoreFile> all, ImmutableList<HStoreFile> level0,
-      List<Partition> partitions, List<HStoreFile> manifests, List<HStoreFile> orphans,
-      long nextGeneration) {
+      List<Partition> partitions, List<HStoreFile> manifests, boolean ownChain,
+      List<HStoreFile> orphans, long nextGeneration) {
       this.all = all;
       Map<String, HStoreFile> names = new HashMap<>(all.size() * 2);
       all.forEach(f -> names.put(f.getPath().getName(), f));
@@ -409,6 +427,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       this.partitions = partitions;
       this.tree = new RangeTree<>(partitions, p -> p.low, p -> p.high);
       this.manifests = manifests;
+      this.ownChain = ownChain && !manifests.isEmpty();
       this.orphans = orphans;
       this.nextGeneration = nextGeneration;
       this.references = all.stream().anyMatch(HStoreFile::isReference);
@@ -416,8 +435,32 @@ public class RlsmStoreFileManager implements StoreFileManager {
       this.deepest = partitions.stream().mapToInt(p -> p.segments.size()).max().orElse(0);
     }
 
-    static final State EMPTY =
-      new State(ImmutableList.of(), ImmutableList.of(), List.of(), List.of(), List.of(), 1);
+    static final State EMPTY = new State(ImmutableList.of(), ImmutableList.of(), List.of(),
+      List.of(), false, List.of(), 1);
+
+    /** The generation of the newest manifest of this region's own chain (an edit's base). */
+    long newestGeneration() {
+      return RlsmFiles.generation(manifests.get(manifests.size() - 1));
+    }
+
+    /** Edits in this region's own chain after its checkpoint. */
+    int edits() {
+      return manifests.size() - 1;
+    }
+
+    /** Bytes of the edits in this region's own chain. */
+    long editBytes() {
+      long bytes = 0;
+      for (HStoreFile m : manifests.subList(1, manifests.size())) {
+        bytes += m.getReader().length();
+      }
+      return bytes;
+    }
+
+    /** Bytes of the checkpoint of this region's own chain. */
+    long checkpointBytes() {
+      return manifests.get(0).getReader().length();
+    }
 
     /**
      * The partitions a read of rows {@code [from, to]} reaches (null: unbounded) as one file, or
@@ -594,7 +637,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
    * partitions (and their cached summaries) are reused: flushes do not change Level-1.
    *
    * <p>Every file is keyed by its origin ({@link RlsmFiles#origin}): this region's own files,
-   * and references or links to another region's files. The newest manifest of each origin
+   * and references or links to another region's files. The live manifest chain of each origin
    * region lists that region's segment names. Once this region wrote a manifest, it alone
    * defines Level-1: its first compaction rewrote every referenced file (see
    * {@link RlsmCompactionContext}) and retired the other regions' manifests. Before that,
@@ -603,34 +646,33 @@ public class RlsmStoreFileManager implements StoreFileManager {
   static State build(Collection<HStoreFile> files, State previous, Scope scope)
     throws IOException {
     Map<RlsmFiles.Origin, HStoreFile> byOrigin = new HashMap<>();
-    Map<String, HStoreFile> newest = new LinkedHashMap<>();
+    Map<String, List<HStoreFile>> manifestsOf = new LinkedHashMap<>();
     List<HStoreFile> orphans = new ArrayList<>();
     long maxGeneration = 0;
     for (HStoreFile f : files) {
       RlsmFiles.Origin o = RlsmFiles.origin(f, scope.region);
       byOrigin.put(o, f);
       if (RlsmFiles.role(f) == FileRole.MANIFEST) {
-        long g = RlsmFiles.generation(f);
-        maxGeneration = Math.max(maxGeneration, g);
-        HStoreFile m = newest.get(o.region);
-        if (m == null || g > RlsmFiles.generation(m)) {
-          if (m != null) {
-            orphans.add(m);
-          }
-          newest.put(o.region, f);
-        } else {
-          orphans.add(f);
-        }
+        maxGeneration = Math.max(maxGeneration, RlsmFiles.generation(f));
+        manifestsOf.computeIfAbsent(o.region, k -> new ArrayList<>()).add(f);
       }
     }
-    List<HStoreFile> manifests = new ArrayList<>();
-    HStoreFile own = newest.get(scope.region);
-    if (own != null) {
-      manifests.add(own);
-      newest.values().stream().filter(m -> m != own).forEach(orphans::add);
-    } else {
-      manifests.addAll(newest.values());
+    // each region's live chain (checkpoint and the edits after it) defines its layout; its
+    // other manifests are superseded. Once this region has a chain of its own, it alone counts.
+    Map<String, List<HStoreFile>> chains = new LinkedHashMap<>();
+    boolean own = manifestsOf.containsKey(scope.region);
+    for (Map.Entry<String, List<HStoreFile>> e : manifestsOf.entrySet()) {
+      List<HStoreFile> chain =
+        own && !e.getKey().equals(scope.region) ? List.of() : RlsmFiles.chain(e.getValue());
+      if (!chain.isEmpty()) {
+        chains.put(e.getKey(), chain);
+      }
+      Set<HStoreFile> live = Collections.newSetFromMap(new IdentityHashMap<>());
+      live.addAll(chain);
+      e.getValue().stream().filter(m -> !live.contains(m)).forEach(orphans::add);
     }
+    List<HStoreFile> manifests = new ArrayList<>();
+    chains.values().forEach(manifests::addAll);
     Set<HStoreFile> referenced = Collections.newSetFromMap(new IdentityHashMap<>());
     List<Partition> partitions = new ArrayList<>();
     referenced.addAll(manifests);
@@ -648,12 +690,12 @@ public class RlsmStoreFileManager implements StoreFileManager {
       List<LayoutUnion.Layout> layouts = new ArrayList<>();
       Map<String, HStoreFile> manifestOf = new HashMap<>();
       Map<String, Map<List<String>, RowStats>> recordedOf = new HashMap<>();
-      for (HStoreFile m : manifests) {
-        String region = RlsmFiles.origin(m, scope.region).region;
-        List<PartitionDescriptor> descriptors = RlsmFiles.partitions(m);
-        layouts.add(new LayoutUnion.Layout(region, descriptors));
-        manifestOf.put(region, m);
-        recordedOf.put(region, recorded(m, descriptors));
+      for (Map.Entry<String, List<HStoreFile>> e : chains.entrySet()) {
+        List<HStoreFile> chain = e.getValue();
+        ManifestChain.Layout layout = RlsmFiles.layout(chain);
+        layouts.add(new LayoutUnion.Layout(e.getKey(), layout.partitions));
+        manifestOf.put(e.getKey(), chain.get(chain.size() - 1));
+        recordedOf.put(e.getKey(), recorded(chain.get(0), layout));
       }
       for (LayoutUnion.Part part : LayoutUnion.union(layouts, scope.start, scope.end)) {
         PartitionDescriptor d = part.partition;
@@ -683,7 +725,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
       if (RlsmFiles.role(f) != FileRole.FLUSH) {
         String region = RlsmFiles.origin(f, scope.region).region;
-        if (own == null && !region.equals(scope.region) && !newest.containsKey(region)) {
+        if (!own && !region.equals(scope.region) && !chains.containsKey(region)) {
           // the split or merge that made this region left out the origin's manifest: archiving
           // the segment would lose its rows, so refuse to open instead
           throw new IOException("Store file " + f.getPath() + " is a Level-1 segment of region "
@@ -696,7 +738,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
     }
     return new State(ImmutableList.sortedCopyOf(ORDER, all),
-      ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifests, orphans,
+      ImmutableList.sortedCopyOf(ORDER, level0), partitions, manifests, own, orphans,
       maxGeneration + 1);
   }
 
@@ -713,23 +755,26 @@ public class RlsmStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * The statistics a manifest records, by {@link #statsKey} of its partitions: a partition the
-   * layout union changed (a range cut to the region) finds none and is summarised from its files.
+   * The statistics a replayed chain records, by {@link #statsKey} of its partitions: a partition
+   * the layout union changed (a range cut to the region) finds none and is summarised from its
+   * files.
    */
-  private static Map<List<String>, RowStats> recorded(HStoreFile manifest,
-    List<PartitionDescriptor> descriptors) throws IOException {
+  private static Map<List<String>, RowStats> recorded(HStoreFile checkpoint,
+    ManifestChain.Layout layout) throws IOException {
     Map<List<String>, RowStats> out = new HashMap<>();
-    List<RowStats> stats = RlsmFiles.partitionStats(manifest, descriptors.size());
-    for (int i = 0; stats != null && i < descriptors.size(); i++) {
-      if (stats.get(i) != null) {
-        out.put(statsKey(descriptors.get(i)), stats.get(i));
+    String name = checkpoint.getPath().toString();
+    for (int i = 0; i < layout.partitions.size(); i++) {
+      PartitionStats s = layout.stats.get(i);
+      if (s != null) {
+        out.put(statsKey(layout.partitions.get(i)), new RowStats(s.entries(), s.bytes(),
+          RowSketch.decode(name, -1, s.sketch())));
       }
     }
     return out;
   }
 
   /** Range and segment names of a recorded partition. */
-  private static List<String> statsKey(PartitionDescriptor d) {
+  static List<String> statsKey(PartitionDescriptor d) {
     List<String> key = new ArrayList<>(d.segments().size() + 2);
     key.add(Bytes.toStringBinary(d.low()));
     key.add(Bytes.toStringBinary(d.high()));
@@ -803,6 +848,29 @@ public class RlsmStoreFileManager implements StoreFileManager {
       LOG.warn("Store files {} belong to no Level-1 manifest (an interrupted compaction)",
         interrupted);
     }
+  }
+
+  /**
+   * The manifests among {@code compacted} that stay live once {@code results} are added: those
+   * in this region's chain after the change. A compaction ending with an edit hands HBase the
+   * edit's base with its retired files (HBase runs only a compaction that names a file, and
+   * tells a store's running compaction by its files; {@link RlsmCompactionContext}); the engine
+   * keeps it, also when HBase replays the compaction's WAL marker at region open.
+   */
+  List<HStoreFile> keptManifests(Collection<HStoreFile> compacted,
+    Collection<HStoreFile> results) throws IOException {
+    List<HStoreFile> own = new ArrayList<>();
+    for (HStoreFile f : Iterables.concat(state.all, results)) {
+      if (RlsmFiles.role(f) == FileRole.MANIFEST
+        && RlsmFiles.origin(f, scope.region).region.equals(scope.region)) {
+        own.add(f);
+      }
+    }
+    Set<HStoreFile> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    live.addAll(RlsmFiles.chain(own));
+    List<HStoreFile> kept = new ArrayList<>();
+    compacted.stream().filter(live::contains).forEach(kept::add);
+    return kept;
   }
 
   @Override

@@ -30,6 +30,8 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
   private final RowSketch sketch = new RowSketch();
   private long rows;
   private byte[] lastRow;
+  /** The format version to record: an edit's once its base generation is added. */
+  private int version = V2FileInfo.VERSION;
 
   private RlsmV2Writer(HStore store, StoreFileWriter writer, FileRole role) {
     this.store = store;
@@ -82,8 +84,14 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
     return sketch;
   }
 
-  /** Adds an RLSM file-info entry (manifests: generation and partitions). */
+  /**
+   * Adds an RLSM file-info entry (manifests: generation and partitions). A manifest given a base
+   * generation is an edit, recorded with the edit format version.
+   */
   void appendFileInfo(byte[] key, byte[] value) throws IOException {
+    if (Bytes.equals(key, V2FileInfo.MANIFEST_BASE)) {
+      version = V2FileInfo.EDIT_VERSION;
+    }
     writer.appendFileInfo(key, value);
   }
 
@@ -96,7 +104,7 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
    */
   long finish(long maxSeqId, boolean major, Collection<HStoreFile> compacted) throws IOException {
     if (role != null) {
-      writer.appendFileInfo(V2FileInfo.FORMAT_VERSION, V2FileInfo.versionBytes());
+      writer.appendFileInfo(V2FileInfo.FORMAT_VERSION, V2FileInfo.versionBytes(version));
       writer.appendFileInfo(V2FileInfo.ROLE, V2FileInfo.roleBytes(role));
       writer.appendFileInfo(V2FileInfo.ROW_COUNT, Bytes.toBytes(rows));
     }

@@ -51,6 +51,21 @@ public final class RlsmCompactionConfig {
   public static final String MAX_DEAD_FRACTION_KEY = "hbase.rlsm.partition.max.dead.fraction";
   public static final double DEFAULT_MAX_DEAD_FRACTION = 0.5;
   /**
+   * Most edits a store's manifest chain holds after its checkpoint (docs/format/rlsm-file.md,
+   * "Manifest chain"): a compaction writes an edit (only the partitions it changed) while the
+   * chain has fewer, else a checkpoint (the whole Level-1 layout), which retires the chain. It
+   * bounds the manifests a region open replays; 0 makes every manifest a checkpoint.
+   */
+  public static final String CHECKPOINT_EDITS_KEY = "hbase.rlsm.manifest.checkpoint.edits";
+  public static final int DEFAULT_CHECKPOINT_EDITS = 16;
+  /**
+   * A compaction writes a checkpoint once the chain's edits hold at least this times the bytes
+   * of its checkpoint: a small layout, whose checkpoint costs about what an edit does, is
+   * checkpointed often; a large one is rewritten once per that many bytes of edits.
+   */
+  public static final String CHECKPOINT_RATIO_KEY = "hbase.rlsm.manifest.checkpoint.ratio";
+  public static final double DEFAULT_CHECKPOINT_RATIO = 1.0;
+  /**
    * Contract key: the family is leaving RLSM (docs/install.md, "Removing RLSM"). Every compaction
    * then rewrites the whole store into one plain HFile (no Level-1, no manifest, no RLSM entries),
    * and Level-1 is never built again, so that once such a compaction has run the store can be
@@ -76,6 +91,8 @@ public final class RlsmCompactionConfig {
   final double maxDeadFraction;
   final boolean rewriteDropDeletes;
   final boolean leave;
+  final int checkpointEdits;
+  final double checkpointRatio;
 
   /** The values of {@code conf}, defaults for keys it does not set. */
   public RlsmCompactionConfig(Configuration conf) {
@@ -91,7 +108,9 @@ public final class RlsmCompactionConfig {
       .tierRatio(conf.getDouble(TIER_RATIO_KEY, DEFAULT_TIER_RATIO))
       .maxDeadFraction(conf.getDouble(MAX_DEAD_FRACTION_KEY, DEFAULT_MAX_DEAD_FRACTION))
       .rewriteDropDeletes(conf.getBoolean(REWRITE_DROP_DELETES_KEY, DEFAULT_REWRITE_DROP_DELETES))
-      .leave(conf.getBoolean(LEAVE_KEY, DEFAULT_LEAVE)));
+      .leave(conf.getBoolean(LEAVE_KEY, DEFAULT_LEAVE))
+      .checkpointEdits(conf.getInt(CHECKPOINT_EDITS_KEY, DEFAULT_CHECKPOINT_EDITS))
+      .checkpointRatio(conf.getDouble(CHECKPOINT_RATIO_KEY, DEFAULT_CHECKPOINT_RATIO)));
   }
 
   private RlsmCompactionConfig(Builder b) {
@@ -107,6 +126,10 @@ public final class RlsmCompactionConfig {
       TIER_RATIO_KEY + " must be positive and finite but was " + b.tierRatio);
     check(b.maxDeadFraction > 0 && b.maxDeadFraction <= 1,
       MAX_DEAD_FRACTION_KEY + " must be in (0, 1] but was " + b.maxDeadFraction);
+    check(b.checkpointEdits >= 0,
+      CHECKPOINT_EDITS_KEY + " must be at least 0 but was " + b.checkpointEdits);
+    check(b.checkpointRatio > 0 && b.checkpointRatio < Double.POSITIVE_INFINITY,
+      CHECKPOINT_RATIO_KEY + " must be positive and finite but was " + b.checkpointRatio);
     this.l0Trigger = b.l0Trigger;
     this.maxVictims = b.maxVictims;
     this.newPartitionMinRows = b.newPartitionMinRows;
@@ -118,6 +141,16 @@ public final class RlsmCompactionConfig {
     this.maxDeadFraction = b.maxDeadFraction;
     this.rewriteDropDeletes = b.rewriteDropDeletes;
     this.leave = b.leave;
+    this.checkpointEdits = b.checkpointEdits;
+    this.checkpointRatio = b.checkpointRatio;
+  }
+
+  /**
+   * Whether the next manifest of a chain holding {@code edits} edits of {@code editBytes} bytes
+   * after a checkpoint of {@code checkpointBytes} bytes must be a checkpoint.
+   */
+  public boolean checkpointDue(int edits, long editBytes, long checkpointBytes) {
+    return edits >= checkpointEdits || editBytes >= checkpointRatio * checkpointBytes;
   }
 
   /** A builder starting from the defaults; each setter is named after its key. */
@@ -147,8 +180,22 @@ public final class RlsmCompactionConfig {
     private double maxDeadFraction = DEFAULT_MAX_DEAD_FRACTION;
     private boolean rewriteDropDeletes = DEFAULT_REWRITE_DROP_DELETES;
     private boolean leave = DEFAULT_LEAVE;
+    private int checkpointEdits = DEFAULT_CHECKPOINT_EDITS;
+    private double checkpointRatio = DEFAULT_CHECKPOINT_RATIO;
 
     private Builder() {
+    }
+
+    /** {@link #CHECKPOINT_EDITS_KEY}. */
+    public Builder checkpointEdits(int edits) {
+      this.checkpointEdits = edits;
+      return this;
+    }
+
+    /** {@link #CHECKPOINT_RATIO_KEY}. */
+    public Builder checkpointRatio(double ratio) {
+      this.checkpointRatio = ratio;
+      return this;
     }
 
     /** {@link #L0_TRIGGER_KEY}. */

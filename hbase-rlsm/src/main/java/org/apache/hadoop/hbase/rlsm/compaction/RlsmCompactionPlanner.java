@@ -37,6 +37,11 @@ public final class RlsmCompactionPlanner {
     this.config = config;
   }
 
+  /** The keys this planner follows (also the manifest checkpoint rule of the glue). */
+  public RlsmCompactionConfig config() {
+    return config;
+  }
+
   /** True when {@link #plan} would find work (cheap: counts and sizes only). */
   public boolean needsCompaction(List<FileSummary> level0, List<PartitionSummary> partitions) {
     if (config.leave) {

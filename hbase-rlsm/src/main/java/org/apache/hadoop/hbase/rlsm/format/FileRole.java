@@ -13,8 +13,9 @@ public enum FileRole {
    */
   SEGMENT(1, 1),
   /**
-   * Level-1 manifest: no rows; its meta section lists every Level-1 partition (range and segment
-   * files). Each compaction writes a new one as its commit point (see docs/format/rlsm-file.md).
+   * Level-1 manifest: no rows; it records every Level-1 partition (range and segment files: a
+   * checkpoint) or the partitions one compaction changed (an edit of the previous manifest).
+   * Each compaction writes a new one as its commit point (see docs/format/rlsm-file.md).
    */
   MANIFEST(2, 1);
 

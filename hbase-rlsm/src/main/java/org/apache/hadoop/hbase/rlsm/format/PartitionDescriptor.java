@@ -68,13 +68,9 @@ public final class PartitionDescriptor {
     List<PartitionDescriptor> out = new ArrayList<>(n);
     byte[] prevHigh = null;
     for (int i = 0; i < n; i++) {
-      byte[] low = r.bytes(r.u16());
-      byte[] high = r.bytes(r.u16());
-      if (
-        Bytes.compareTo(low, high) > 0 || (prevHigh != null && Bytes.compareTo(prevHigh, low) >= 0)
-      ) {
-        throw r.corrupt("partition " + i + " range is inverted or overlaps its predecessor");
-      }
+      byte[][] range = readRange(r, prevHigh, "partition " + i);
+      byte[] low = range[0];
+      byte[] high = range[1];
       int m = r.i32();
       if (m < 1 || m > r.remaining()) {
         throw r.corrupt("bad segment count " + m + " in partition " + i);
@@ -90,6 +86,22 @@ public final class PartitionDescriptor {
       throw r.corrupt(r.remaining() + " trailing bytes after partitions");
     }
     return out;
+  }
+
+  /**
+   * Reads a closed range (u16 low length, low, u16 high length, high) that must not be inverted
+   * and must lie above {@code prevHigh} (null for the first of a list).
+   */
+  static byte[][] readRange(ByteReader r, byte[] prevHigh, String what)
+    throws RlsmCorruptionException {
+    byte[] low = r.bytes(r.u16());
+    byte[] high = r.bytes(r.u16());
+    if (
+      Bytes.compareTo(low, high) > 0 || (prevHigh != null && Bytes.compareTo(prevHigh, low) >= 0)
+    ) {
+      throw r.corrupt(what + " range is inverted or overlaps its predecessor");
+    }
+    return new byte[][] { low, high };
   }
 
   @Override

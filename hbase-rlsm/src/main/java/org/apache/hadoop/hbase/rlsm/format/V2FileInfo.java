@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.rlsm.format;
 
 import java.util.List;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
 
@@ -34,16 +35,32 @@ public final class V2FileInfo {
    * absent in manifests written before it existed.
    */
   public static final byte[] MANIFEST_STATS = Bytes.toBytes("RLSM_MANIFEST_STATS");
+  /**
+   * i64, manifest edits only: the generation of the manifest whose layout the edit changes
+   * ({@link ManifestRecord}). A manifest without it is a checkpoint (the whole layout).
+   */
+  public static final byte[] MANIFEST_BASE = Bytes.toBytes("RLSM_MANIFEST_BASE");
+  /**
+   * Manifest edits only: the ranges of the removed partitions,
+   * {@link ManifestRecord#encodeRanges}.
+   */
+  public static final byte[] MANIFEST_REMOVED = Bytes.toBytes("RLSM_MANIFEST_REMOVED");
   /** Bytes of HBase's fixed trailer at the end of an HFile v3 ({@code FixedFileTrailer}). */
   public static final int TRAILER_BYTES = 4096;
-  /** The format version v2 files carry. */
+  /**
+   * The format version every v2 file carries but a manifest edit: a reader of version 2 would
+   * take an edit's partitions for the whole layout, so edits carry {@link #EDIT_VERSION}, and
+   * a store stays readable by version-2 code until its first edit.
+   */
   public static final int VERSION = 2;
+  /** The format version of a manifest edit (version 3 adds edits, nothing else). */
+  public static final int EDIT_VERSION = 3;
 
   private V2FileInfo() {
   }
 
-  public static byte[] versionBytes() {
-    return Bytes.toBytes((short) VERSION);
+  public static byte[] versionBytes(int version) {
+    return Bytes.toBytes((short) version);
   }
 
   public static byte[] roleBytes(FileRole role) {
@@ -65,16 +82,21 @@ public final class V2FileInfo {
     return r;
   }
 
-  /** Checks the version entry of an RLSM v2 file: present and one this code reads. */
-  public static void checkVersion(String file, long offset, byte[] value) throws RlsmCorruptionException {
+  /**
+   * Checks the version entry of an RLSM v2 file: present and one this code reads.
+   * @return the version
+   */
+  public static int checkVersion(String file, long offset, byte[] value)
+    throws RlsmCorruptionException {
     if (value == null || value.length != 2) {
       throw new RlsmCorruptionException(file, offset, "file-info lacks RLSM_FORMAT_VERSION");
     }
     int v = Bytes.toShort(value);
-    if (v != VERSION) {
+    if (v != VERSION && v != EDIT_VERSION) {
       throw new RlsmCorruptionException(file, offset, "RLSM format version " + v
-        + " is not one this code reads (" + VERSION + ")");
+        + " is not one this code reads (" + VERSION + ", " + EDIT_VERSION + ")");
     }
+    return v;
   }
 
   public static long getLong(byte[] value, long dflt) {
@@ -88,5 +110,44 @@ public final class V2FileInfo {
       throw new RlsmCorruptionException(file, offset, "manifest lacks RLSM_MANIFEST_PARTITIONS");
     }
     return PartitionDescriptor.decodeList(file, offset, value);
+  }
+
+  /**
+   * A manifest's record from its file-info entries ({@code info} returns null for an absent
+   * key), checked: generation at least 1; a checkpoint's partitions and statistics; an edit's
+   * version {@link #EDIT_VERSION}, base below its generation, removed ranges, added partitions
+   * and their statistics.
+   */
+  public static ManifestRecord manifest(String file, long offset, Function<byte[], byte[]> info)
+    throws RlsmCorruptionException {
+    long generation = getLong(info.apply(MANIFEST_GENERATION), -1);
+    if (generation < 1) {
+      throw new RlsmCorruptionException(file, offset, "manifest lacks its generation");
+    }
+    List<PartitionDescriptor> partitions =
+      partitions(file, offset, info.apply(MANIFEST_PARTITIONS));
+    byte[] statsValue = info.apply(MANIFEST_STATS);
+    List<PartitionStats> stats = statsValue == null ? null
+      : PartitionStats.decodeList(file, offset, statsValue, partitions.size());
+    byte[] baseValue = info.apply(MANIFEST_BASE);
+    if (baseValue == null) {
+      return ManifestRecord.checkpoint(file, generation, partitions, stats);
+    }
+    long base = getLong(baseValue, -1);
+    if (base < 1 || base >= generation) {
+      throw new RlsmCorruptionException(file, offset, "manifest edit of generation " + generation
+        + " has base generation " + base);
+    }
+    byte[] version = info.apply(FORMAT_VERSION);
+    if (version == null || version.length != 2 || Bytes.toShort(version) != EDIT_VERSION) {
+      throw new RlsmCorruptionException(file, offset, "manifest edit without format version "
+        + EDIT_VERSION);
+    }
+    byte[] removed = info.apply(MANIFEST_REMOVED);
+    if (removed == null) {
+      throw new RlsmCorruptionException(file, offset, "manifest edit lacks RLSM_MANIFEST_REMOVED");
+    }
+    return ManifestRecord.edit(file, generation, base,
+      ManifestRecord.decodeRanges(file, offset, removed), partitions, stats);
   }
 }

@@ -18,6 +18,8 @@ import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.FileMeta;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.ManifestChain;
+import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.RlsmFileFormat;
@@ -33,10 +35,12 @@ import org.apache.yetus.audience.InterfaceAudience;
  * RLSM file-info entries are decoded; a bulk-loaded HFile is read the same way. A v1 file: the
  * trailer, every section CRC, the index (hash order, lengths tiling the data section), every
  * record's CRC and row, and that the Level-0 Bloom filter admits every indexed row. For every
- * store: the newest manifest (highest generation) names only files that are present, RLSM, of
- * the store's family (v1 files record it) and not manifests; its partitions are disjoint and
- * ascending; a tie of newest generations is damage; files of no layout (segments no manifest
- * lists, older manifests) are orphans. A file that is neither RLSM v1 nor an HFile is damage.
+ * store: the live manifest chain (the newest manifest and, when it is an edit, the manifests it
+ * builds on back to a checkpoint) is whole and replays (each edit applies to the generation
+ * before it), and the layout it records names only files that are present, RLSM, of the store's
+ * family (v1 files record it) and not manifests, in disjoint ascending partitions; a tie of
+ * newest generations is damage; files of no layout (segments it does not list, manifests
+ * outside the chain) are orphans. A file that is neither RLSM v1 nor an HFile is damage.
  * Read-only: it never changes a file.
  */
 @InterfaceAudience.Private
@@ -46,18 +50,20 @@ public final class StoreVerifier {
     final Path path;
     final FileRole role;
     final String family; // null: the format does not record it (v2)
-    final long generation;
-    final byte[] partitions;
+    /** What a manifest records (checked when the file was read); null for other roles. */
+    final ManifestRecord manifest;
     final long metaOffset;
 
-    Facts(Path path, FileRole role, String family, long generation, byte[] partitions,
-      long metaOffset) {
+    Facts(Path path, FileRole role, String family, ManifestRecord manifest, long metaOffset) {
       this.path = path;
       this.role = role;
       this.family = family;
-      this.generation = generation;
-      this.partitions = partitions;
+      this.manifest = manifest;
       this.metaOffset = metaOffset;
+    }
+
+    long generation() {
+      return manifest.generation();
     }
   }
 
@@ -169,27 +175,29 @@ public final class StoreVerifier {
     Facts newest = null;
     Set<String> listed = new HashSet<>();
     for (Facts m : manifests) {
-      if (newest != null && m.generation == newest.generation) {
-        damage(m.path.toString(), m.metaOffset, "manifest generation " + m.generation
+      if (newest != null && m.generation() == newest.generation()) {
+        damage(m.path.toString(), m.metaOffset, "manifest generation " + m.generation()
           + " is also the generation of " + newest.path.getName());
       }
-      if (newest == null || m.generation > newest.generation) {
+      if (newest == null || m.generation() > newest.generation()) {
         newest = m;
       }
     }
     if (newest != null) {
       String name = newest.path.toString();
-      listed.add(newest.path.getName());
       long at = newest.metaOffset;
-      if (newest.partitions == null) {
-        damage(name, at, "manifest lacks its partitions");
-        return;
-      }
       List<PartitionDescriptor> parts;
       try {
-        parts = PartitionDescriptor.decodeList(name, at, newest.partitions);
+        List<Facts> chain = ManifestChain.live(manifests, Facts::generation,
+          m -> m.manifest.base(), m -> m.path.toString());
+        List<ManifestRecord> records = new ArrayList<>(chain.size());
+        for (Facts m : chain) {
+          listed.add(m.path.getName());
+          records.add(m.manifest);
+        }
+        parts = ManifestChain.replay(records).partitions;
       } catch (RlsmCorruptionException e) {
-        damage(name, e.getOffset(), e.getMessage());
+        damage(e.getFile(), e.getOffset(), e.getMessage());
         return;
       }
       String family = newest.family;
@@ -221,7 +229,7 @@ public final class StoreVerifier {
       if (!listed.contains(e.getKey())
         && (e.getValue() == FileRole.SEGMENT || e.getValue() == FileRole.MANIFEST)) {
         findings.add(new Damage(Damage.Severity.NOTICE, new Path(store, e.getKey()).toString(),
-          -1, "orphan " + e.getValue() + " (no newest manifest lists it; an interrupted"
+          -1, "orphan " + e.getValue() + " (no live manifest lists it; an interrupted"
             + " compaction's output, archived at the next region open)"));
       }
     }
@@ -269,8 +277,7 @@ public final class StoreVerifier {
     }
     V2FileInfo.checkVersion(p.toString(), -1, info.get(V2FileInfo.FORMAT_VERSION));
     return new Facts(p, role, null,
-      V2FileInfo.getLong(info.get(V2FileInfo.MANIFEST_GENERATION), -1),
-      info.get(V2FileInfo.MANIFEST_PARTITIONS), -1);
+      role == FileRole.MANIFEST ? V2FileInfo.manifest(p.toString(), -1, info::get) : null, -1);
   }
 
   private Facts verifyV1(Path p) throws IOException {
@@ -285,9 +292,18 @@ public final class StoreVerifier {
             "Bloom filter denies indexed row " + Bytes.toStringBinary(row));
         }
       }
-      return new Facts(p, r.trailer().role(), Bytes.toStringBinary(r.family()),
-        r.meta().getLong(FileMeta.MANIFEST_GENERATION, -1),
-        r.meta().get(FileMeta.MANIFEST_PARTITIONS), r.trailer().meta().offset());
+      long at = r.trailer().meta().offset();
+      ManifestRecord manifest = null;
+      if (r.trailer().role() == FileRole.MANIFEST) {
+        byte[] partitions = r.meta().get(FileMeta.MANIFEST_PARTITIONS);
+        if (partitions == null) {
+          throw new RlsmCorruptionException(p.toString(), at, "manifest lacks its partitions");
+        }
+        manifest = ManifestRecord.checkpoint(p.toString(),
+          r.meta().getLong(FileMeta.MANIFEST_GENERATION, -1),
+          PartitionDescriptor.decodeList(p.toString(), at, partitions), null);
+      }
+      return new Facts(p, r.trailer().role(), Bytes.toStringBinary(r.family()), manifest, at);
     }
   }
 }

@@ -15,6 +15,7 @@ import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
 import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
+import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
@@ -55,6 +56,10 @@ final class V2Dump {
     }
   }
 
+  private static String range(byte[] low, byte[] high) {
+    return "\n    [" + Bytes.toStringBinary(low) + ", " + Bytes.toStringBinary(high) + "]";
+  }
+
   /** A row sketch as its count: exact, or "~" and HyperLogLog's estimate. */
   private static String sketch(Path p, byte[] v) throws IOException {
     RowSketch s = RowSketch.decode(p.toString(), -1, v);
@@ -68,8 +73,14 @@ final class V2Dump {
     if (Bytes.equals(key, V2FileInfo.MANIFEST_PARTITIONS)) {
       StringBuilder b = new StringBuilder();
       for (PartitionDescriptor d : V2FileInfo.partitions(p.toString(), -1, v)) {
-        b.append("\n    [").append(Bytes.toStringBinary(d.low())).append(", ")
-          .append(Bytes.toStringBinary(d.high())).append("] ").append(d.segments());
+        b.append(range(d.low(), d.high())).append(' ').append(d.segments());
+      }
+      return b.toString();
+    }
+    if (Bytes.equals(key, V2FileInfo.MANIFEST_REMOVED)) {
+      StringBuilder b = new StringBuilder();
+      for (byte[][] r : ManifestRecord.decodeRanges(p.toString(), -1, v)) {
+        b.append(range(r[0], r[1]));
       }
       return b.toString();
     }

@@ -68,24 +68,28 @@ public class TestRlsmCompactionAtScale {
     return util.getHBaseCluster().getRegions(tn).get(0).getStore(F);
   }
 
-  /** The partitions of the current manifest are ascending and disjoint; returns their count. */
+  /**
+   * The partitions of the live manifest chain are ascending and disjoint, and the store holds
+   * no other manifest; returns their count.
+   */
   private static int checkPartitions(TableName tn) throws IOException {
-    int manifests = 0;
-    int partitions = 0;
+    List<HStoreFile> manifests = new ArrayList<>();
     for (HStoreFile f : store(tn).getStorefiles()) {
       if (RlsmFiles.role(f) == FileRole.MANIFEST) {
-        manifests++;
-        byte[] prevHigh = null;
-        for (PartitionDescriptor p : RlsmFiles.partitions(f)) {
-          assertTrue(Bytes.compareTo(p.low(), p.high()) <= 0);
-          assertTrue("disjoint and ordered",
-            prevHigh == null || Bytes.compareTo(prevHigh, p.low()) < 0);
-          prevHigh = p.high();
-          partitions++;
-        }
+        manifests.add(f);
       }
     }
-    assertTrue("one live manifest", manifests <= 1);
+    List<HStoreFile> chain = RlsmFiles.chain(manifests);
+    assertEquals("only the live chain", chain.size(), manifests.size());
+    int partitions = 0;
+    byte[] prevHigh = null;
+    for (PartitionDescriptor p : RlsmFiles.layout(chain).partitions) {
+      assertTrue(Bytes.compareTo(p.low(), p.high()) <= 0);
+      assertTrue("disjoint and ordered",
+        prevHigh == null || Bytes.compareTo(prevHigh, p.low()) < 0);
+      prevHigh = p.high();
+      partitions++;
+    }
     return partitions;
   }
 

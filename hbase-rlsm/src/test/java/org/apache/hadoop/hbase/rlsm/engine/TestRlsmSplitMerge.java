@@ -103,17 +103,21 @@ public class TestRlsmSplitMerge {
     return fs.exists(new Path(table, encoded));
   }
 
-  /** Every manifest of a region's RLSM store lies inside its rows. */
-  private static void assertOneOwnManifest(TableName tn) {
+  /**
+   * Every region's RLSM store holds manifests of its own only (no reference to a parent's), and
+   * all of them form its live chain (a checkpoint and the edits after it).
+   */
+  private static void assertOwnManifests(TableName tn) throws IOException {
     for (HRegion r : regions(tn)) {
-      int manifests = 0;
+      List<HStoreFile> manifests = new ArrayList<>();
       for (HStoreFile f : r.getStore(F).getStorefiles()) {
         if (RlsmFiles.role(f) == FileRole.MANIFEST) {
-          manifests++;
+          manifests.add(f);
           assertFalse(f + " is a reference", f.isReference());
         }
       }
-      assertEquals(r + " manifests", 1, manifests);
+      assertFalse(r + " has a manifest", manifests.isEmpty());
+      assertEquals(r + " manifests", RlsmFiles.chain(manifests).size(), manifests.size());
     }
   }
 
@@ -168,7 +172,7 @@ public class TestRlsmSplitMerge {
       admin.compactionSwitch(true, List.of());
     }
     rewriteReferences(tw);
-    assertOneOwnManifest(tw.rlsm);
+    assertOwnManifests(tw.rlsm);
     assertSame(tw, true);
     assertTrue(regionDirExists(tw.rlsm, parent));
     admin.runCatalogJanitor();
@@ -224,7 +228,7 @@ public class TestRlsmSplitMerge {
       admin.compactionSwitch(true, List.of());
     }
     rewriteReferences(tw);
-    assertOneOwnManifest(tw.rlsm);
+    assertOwnManifests(tw.rlsm);
     assertSame(tw, true);
     admin.runCatalogJanitor();
     util.waitFor(RlsmTestCluster.HANG_GUARD_MS,
@@ -389,7 +393,7 @@ public class TestRlsmSplitMerge {
     assertEquals(List.of("", Bytes.toStringBinary(row(400)), Bytes.toStringBinary(row(800))),
       startRows(tw.rlsm));
     rewriteReferences(tw);
-    assertOneOwnManifest(tw.rlsm);
+    assertOwnManifests(tw.rlsm);
     assertSame(tw, true);
     util.getAdmin().runCatalogJanitor();
     for (String parent : tiny) {
@@ -427,7 +431,7 @@ public class TestRlsmSplitMerge {
       tw.assertSameScan(new Scan().withStopRow(at).setReversed(true).readAllVersions());
     }
     rewriteReferences(tw);
-    assertOneOwnManifest(tw.rlsm);
+    assertOwnManifests(tw.rlsm);
     assertSame(tw, true);
     write(tw, 0, 1300, "c");
     flush(tw);

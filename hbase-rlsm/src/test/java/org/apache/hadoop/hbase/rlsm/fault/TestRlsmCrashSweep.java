@@ -40,12 +40,14 @@ import org.apache.hadoop.hbase.regionserver.HRegionFileSystem;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.RlsmFiles;
 import org.apache.hadoop.hbase.regionserver.RlsmRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
 import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
+import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.tool.Damage;
 import org.apache.hadoop.hbase.rlsm.tool.StoreVerifier;
 import org.apache.hadoop.hbase.testclassification.IOTests;
@@ -158,6 +160,8 @@ public class TestRlsmCrashSweep {
     final int references;
     /** Files compacted away and not yet archived. */
     final int compacted;
+    /** Live manifests: the checkpoint and the edits after it. */
+    final int manifests;
 
     Snap(HRegion r) {
       RlsmStoreStats s = stats(r);
@@ -171,7 +175,13 @@ public class TestRlsmCrashSweep {
       references = (int) r.getStore(F).getStorefiles().stream()
         .filter(HStoreFile::isReference).count();
       compacted = r.getStore(F).getCompactedFilesCount();
+      manifests = manifests(r);
     }
+  }
+
+  private static int manifests(HRegion r) {
+    return (int) r.getStore(F).getStorefiles().stream()
+      .filter(f -> RlsmFiles.role(f) == FileRole.MANIFEST).count();
   }
 
   /** Checks what the operation did in the fault-free counting run. */
@@ -359,6 +369,11 @@ public class TestRlsmCrashSweep {
   /** Level-1 as one partition, and two more Level-0 files: the next flush triggers an append. */
   private static void beforeAppend(HRegion r, TreeMap<String, String> o) throws IOException {
     firstPartition(r, o, 200);
+    twoLevel0Files(r, o);
+  }
+
+  /** Two Level-0 files with rows inside and past the partition [row00000, row00199]. */
+  private static void twoLevel0Files(HRegion r, TreeMap<String, String> o) throws IOException {
     put(r, o, 100, 400, 1, "m");
     flush(r);
     put(r, o, 250, 450, 2, "n");
@@ -370,17 +385,90 @@ public class TestRlsmCrashSweep {
     flush(r);
   }
 
+  /** The append's manifest is an edit of the one checkpoint: the chain grows by one. */
   @Test
   public void rangeAppend() throws Exception {
     sweep("sweep_append", NONE, TestRlsmCrashSweep::beforeAppend, NONE,
       TestRlsmCrashSweep::thirdLevel0File, r -> r.compact(false),
-      (b, a) -> a.append > b.append && a.compacted > 0);
+      (b, a) -> a.append > b.append && a.compacted > 0 && b.manifests == 1 && a.manifests == 2);
+  }
+
+  /** Edits are written while the chain's edits hold less than 100 times its checkpoint. */
+  private static final Map<String, String> EDITS =
+    Map.of(RlsmCompactionConfig.CHECKPOINT_RATIO_KEY, "100");
+
+  /**
+   * A checkpoint, an edit of it from a first range-append, and two more Level-0 files: the
+   * next flush triggers a second append.
+   */
+  private static void chainBeforeAppend(HRegion r, TreeMap<String, String> o)
+    throws IOException {
+    firstPartition(r, o, 200);
+    put(r, o, 50, 260, 3, "e");
+    flush(r);
+    put(r, o, 60, 280, 5, "f");
+    flush(r);
+    put(r, o, 70, 300, 7, "g");
+    flush(r);
+    compactUntilSettled(r);
+    assertEquals("a checkpoint and an edit", 2, manifests(r));
+    twoLevel0Files(r, o);
   }
 
   /**
-   * The manifest commit's second half: once the new manifest is committed, HBase archives the
-   * files it replaces (the Level-0 victims and the previous manifest), one rename each, with the
-   * new manifest's compaction-event list as the record of what is left to archive.
+   * An edit of a chain that already holds one: recovery replays the checkpoint and both edits,
+   * or, before the commit, the checkpoint and the first.
+   */
+  @Test
+  public void rangeAppendEditsAChain() throws Exception {
+    sweep("sweep_append_edit", EDITS, TestRlsmCrashSweep::chainBeforeAppend, EDITS,
+      TestRlsmCrashSweep::thirdLevel0File, r -> r.compact(false),
+      (b, a) -> a.append > b.append && b.manifests == 2 && a.manifests == 3);
+  }
+
+  /** With one edit allowed, the second append writes a checkpoint that retires the chain. */
+  private static final Map<String, String> CHECKPOINT_AFTER_ONE_EDIT =
+    Map.of(RlsmCompactionConfig.CHECKPOINT_RATIO_KEY, "100",
+      RlsmCompactionConfig.CHECKPOINT_EDITS_KEY, "1");
+
+  /**
+   * The append's manifest is a checkpoint: the chain it replaces (checkpoint and edit) is
+   * retired with the Level-0 victims, named in its compaction-event list.
+   */
+  @Test
+  public void rangeAppendWritesCheckpoint() throws Exception {
+    sweepCheckpoint("sweep_append_checkpoint", r -> r.compact(false), false);
+  }
+
+  /**
+   * The checkpoint's commit, then HBase archives the files it replaces, the whole previous
+   * chain among them: a crash between two archive renames leaves chain members the reopen
+   * drops (HBase, by the checkpoint's compaction-event list) or archives (the engine, as
+   * manifests outside the live chain).
+   */
+  @Test
+  public void archiveAfterCheckpointCommit() throws Exception {
+    sweepCheckpoint("sweep_archive_checkpoint", r -> {
+      r.compact(false);
+      r.getStore(F).closeAndArchiveCompactedFiles();
+    }, true);
+  }
+
+  /**
+   * A second append on a chain of a checkpoint and an edit, writing a checkpoint; the files it
+   * retires are then {@code archived} or still waiting for HBase to archive them.
+   */
+  private void sweepCheckpoint(String name, Operation op, boolean archived) throws Exception {
+    sweep(name, EDITS, TestRlsmCrashSweep::chainBeforeAppend, CHECKPOINT_AFTER_ONE_EDIT,
+      TestRlsmCrashSweep::thirdLevel0File, op,
+      (b, a) -> a.append > b.append && b.manifests == 2 && a.manifests == 1
+        && (archived ? a.compacted == 0 : a.compacted >= 3));
+  }
+
+  /**
+   * The manifest commit's second half: once the new manifest (an edit) is committed, HBase
+   * archives the files it replaces (the Level-0 victims; the chain stays live), one rename each,
+   * with the new manifest's compaction-event list as the record of what is left to archive.
    */
   @Test
   public void archiveAfterManifestCommit() throws Exception {
@@ -388,7 +476,8 @@ public class TestRlsmCrashSweep {
       TestRlsmCrashSweep::thirdLevel0File, r -> {
         r.compact(false);
         r.getStore(F).closeAndArchiveCompactedFiles();
-      }, (b, a) -> a.append > b.append && b.compacted == 0 && a.compacted == 0);
+      }, (b, a) -> a.append > b.append && b.compacted == 0 && a.compacted == 0
+        && a.manifests == 2);
   }
 
   @Test
@@ -492,10 +581,32 @@ public class TestRlsmCrashSweep {
    */
   @Test
   public void daughterRewritesReferences() throws Exception {
-    sweep("sweep_daughter", NONE, (r, o) -> {
+    daughterSweep("sweep_daughter", NONE);
+  }
+
+  /**
+   * The same with a parent whose Level-1 is a chain (a checkpoint and an edit): the daughter
+   * references both and replays them until its first compaction writes a checkpoint of its
+   * own, which retires the references to both.
+   */
+  @Test
+  public void daughterOfAChain() throws Exception {
+    daughterSweep("sweep_daughter_chain", EDITS);
+  }
+
+  private void daughterSweep(String name, Map<String, String> conf) throws Exception {
+    sweep(name, conf, (r, o) -> {
       firstPartition(r, o, 600);
       put(r, o, 100, 560, 9, "m");
       flush(r);
+      if (conf != NONE) {
+        put(r, o, 120, 580, 13, "k");
+        flush(r);
+        put(r, o, 130, 590, 17, "j");
+        flush(r);
+        compactUntilSettled(r);
+        assertEquals("the parent's chain: a checkpoint and an edit", 2, manifests(r));
+      }
       delete(r, o, 7, 470);
       flush(r);
     }, lowerDaughter(Bytes.toBytes(row(450))), NONE, (r, o) -> {
@@ -503,6 +614,7 @@ public class TestRlsmCrashSweep {
         r.getStore(F).getStorefiles().stream().anyMatch(HStoreFile::isReference));
       put(r, o, 3, 440, 11, "d");
       flush(r);
-    }, r -> r.compact(false), (b, a) -> b.references > 0 && a.references == 0);
+    }, r -> r.compact(false), (b, a) -> b.references > 0 && a.references == 0
+      && a.manifests == 1);
   }
 }
