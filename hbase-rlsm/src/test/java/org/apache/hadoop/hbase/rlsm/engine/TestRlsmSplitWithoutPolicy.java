@@ -9,9 +9,13 @@ import static org.junit.Assert.assertTrue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -20,11 +24,15 @@ import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
+import org.apache.hadoop.hbase.regionserver.storefiletracker.StoreFileTrackerFactory;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
@@ -79,9 +87,15 @@ public class TestRlsmSplitWithoutPolicy {
    * with a segment of its own.
    */
   private static TableName load(String name, int[][] batches) throws Exception {
+    return load(name, batches, "DEFAULT");
+  }
+
+  /** As {@link #load(String, int[][])}, under HBase's store-file {@code tracker}. */
+  private static TableName load(String name, int[][] batches, String tracker) throws Exception {
     Admin admin = util.getAdmin();
     TableName tn = TableName.valueOf(name);
     admin.createTable(TableDescriptorBuilder.newBuilder(tn)
+      .setValue(StoreFileTrackerFactory.TRACKER_IMPL, tracker)
       .setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(F)
         .setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, RlsmConfig.ENGINE_CLASS_NAME).build())
       .build());
@@ -125,6 +139,29 @@ public class TestRlsmSplitWithoutPolicy {
     util.waitFor(RlsmTestCluster.HANG_GUARD_MS, () -> regions(tn).stream()
       .allMatch(r -> r.getStore(F).getStorefiles().stream().noneMatch(HStoreFile::isReference)));
     assertContent(tn, batches);
+  }
+
+  /**
+   * Under HBase's FILE store-file tracker the parent's files are those its list names: a file in
+   * the parent's store directory that the list does not name is not the store's (the parent does
+   * not serve it, HBase's split does not see it), and the daughters refer to none of it. Here it
+   * is an HFile with a row of its own below the split row, which a daughter that read the
+   * directory instead would serve.
+   */
+  @Test
+  public void fileTracker() throws Exception {
+    int[][] batches = { { 0, 100 }, { 300, 400 } };
+    TableName tn = load("split_without_policy_file", batches, "FILE");
+    HRegion parent = regions(tn).get(0);
+    FileSystem fs = parent.getRegionFileSystem().getFileSystem();
+    Path stray = new Path(parent.getRegionFileSystem().getStoreDir(Bytes.toString(F)),
+      UUID.randomUUID().toString().replace("-", ""));
+    try (HFile.Writer w = HFile.getWriterFactory(util.getConfiguration(), CacheConfig.DISABLED)
+      .withPath(fs, stray).withFileContext(new HFileContextBuilder().build()).create()) {
+      w.append(new KeyValue(row(150), F, Q, 1L, Bytes.toBytes("stray")));
+    }
+    assertContent(tn, batches);
+    assertSplitServesEveryRow(tn, batches);
   }
 
   /** One partition, whose segment holds the split row: the master left out only the manifest. */
