@@ -6,7 +6,10 @@
  * {@link org.apache.hadoop.hbase.rlsm.RlsmSnapshots} finds unready, and splits whose daughters
  * {@link org.apache.hadoop.hbase.rlsm.DaughterCheck} finds incomplete before they are committed),
  * {@link org.apache.hadoop.hbase.rlsm.RlsmConfig} holds the engine's configuration keys,
- * {@link org.apache.hadoop.hbase.rlsm.LeaveCheck} guards the way out of RLSM. Invariants: a
+ * {@link org.apache.hadoop.hbase.rlsm.LeaveCheck} guards the way out of RLSM, and
+ * {@link org.apache.hadoop.hbase.rlsm.LinkReferenceCleaner}, a delegate of HBase's HFile cleaner
+ * on the master, keeps archived files that split daughters refer to by link name (it only ever
+ * keeps files, never deletes one another delegate keeps). Invariants: a
  * descriptor the master stores never has an RLSM family with a setting RLSM cannot work with
  * (docs/install.md), and never takes the engine from a family whose stores still hold files
  * HBase's default engine must not serve; with the observer on, no snapshot holds a format v1 file

@@ -31,11 +31,14 @@ import org.apache.hadoop.hbase.coprocessor.RegionCoprocessor;
 import org.apache.hadoop.hbase.coprocessor.RegionCoprocessorEnvironment;
 import org.apache.hadoop.hbase.coprocessor.RegionObserver;
 import org.apache.hadoop.hbase.io.HFileLink;
+import org.apache.hadoop.hbase.master.cleaner.HFileCleaner;
+import org.apache.hadoop.hbase.master.cleaner.TimeToLiveHFileCleaner;
 import org.apache.hadoop.hbase.master.janitor.CatalogJanitor;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
 import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.regionserver.storefiletracker.StoreFileTrackerFactory;
+import org.apache.hadoop.hbase.rlsm.LinkReferenceCleaner;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmTwinTables;
@@ -72,7 +75,13 @@ public class TestRlsmDaughterOfArchivedParent {
     HBaseClassTestRule.forClass(TestRlsmDaughterOfArchivedParent.class);
 
   @ClassRule(order = 1)
-  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1);
+  public static final RlsmMiniClusterRule CLUSTER = new RlsmMiniClusterRule(1, conf -> {
+    // archived files live on only while a delegate keeps them: the daughters' references to
+    // the archived parent's files must be what keeps those
+    conf.setLong(TimeToLiveHFileCleaner.TTL_CONF_KEY, 1);
+    conf.setStrings(HFileCleaner.MASTER_HFILE_CLEANER_PLUGINS,
+      TimeToLiveHFileCleaner.class.getName(), LinkReferenceCleaner.class.getName());
+  });
   private static final HBaseTestingUtility util = CLUSTER.util();
 
   private static final int SPLIT_ROW = 200;
@@ -175,13 +184,15 @@ public class TestRlsmDaughterOfArchivedParent {
     }
     split.get(RlsmTestCluster.HANG_GUARD_MINUTES, TimeUnit.MINUTES);
     TwinSplits.waitForRegions(util, tw.rlsm, 2);
-    if (janitor) {
-      assertArchived(tw.rlsm, parent);
-      // the daughters' stores open again, on the archived parent's files
-      admin.disableTable(tw.rlsm);
-      admin.enableTable(tw.rlsm);
-      TwinSplits.waitForRegions(util, tw.rlsm, 2);
-    }
+    assertArchived(tw.rlsm, parent);
+    // HBase's cleaner runs past the archive's time to live; the daughters' stores then open
+    // again, on the archived parent's files it kept
+    util.getHBaseCluster().getMaster().getHFileCleaner().triggerCleanerNow()
+      .get(RlsmTestCluster.HANG_GUARD_MINUTES, TimeUnit.MINUTES);
+    assertReferredFilesArchived(tw.rlsm, parent);
+    admin.disableTable(tw.rlsm);
+    admin.enableTable(tw.rlsm);
+    TwinSplits.waitForRegions(util, tw.rlsm, 2);
     FileSystem fs = util.getTestFileSystem();
     for (HRegion r : TwinSplits.regions(util, tw.rlsm)) {
       Path store = r.getRegionFileSystem().getStoreDir(Bytes.toString(F));
@@ -239,6 +250,28 @@ public class TestRlsmDaughterOfArchivedParent {
     Path archived = HFileArchiveUtil.getStoreArchivePath(util.getConfiguration(), tn,
       parent.getEncodedName(), Bytes.toString(F));
     assertTrue(archived + " holds the parent's files", fs.listStatus(archived).length > 0);
+  }
+
+  /** Every file of {@code parent} a daughter refers to by its link name is in the archive. */
+  private static void assertReferredFilesArchived(TableName tn, RegionInfo parent)
+    throws Exception {
+    FileSystem fs = util.getTestFileSystem();
+    Path archived = HFileArchiveUtil.getStoreArchivePath(util.getConfiguration(), tn,
+      parent.getEncodedName(), Bytes.toString(F));
+    int referred = 0;
+    for (HRegion r : TwinSplits.regions(util, tn)) {
+      Path store = r.getRegionFileSystem().getStoreDir(Bytes.toString(F));
+      for (FileStatus st : fs.listStatus(store)) {
+        String name = st.getPath().getName();
+        String link = name.substring(0, Math.max(0, name.lastIndexOf('.')));
+        if (StoreFileInfo.isReference(name) && HFileLink.isHFileLink(link)) {
+          referred++;
+          Path file = new Path(archived, HFileLink.getReferencedHFileName(link));
+          assertTrue(file + " is kept: " + name + " refers to it", fs.exists(file));
+        }
+      }
+    }
+    assertTrue("the daughters refer to archived files", referred > 0);
   }
 
   private static Path tableDir(TableName tn) throws IOException {
