@@ -66,6 +66,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.regionserver.DefaultStoreEngine;
 import org.apache.hadoop.hbase.regionserver.StoreEngine;
 import org.apache.hadoop.hbase.regionserver.StripeStoreEngine;
+import org.apache.hadoop.hbase.rlsm.LinkReferenceCleaner;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
@@ -286,6 +287,10 @@ public class TestStandaloneLaunchers {
     assertEquals("hbase-stop failed:\n" + stop.output, 0, stop.rc);
     String log = read(new File(dataDir, "logs/hbase-master.log"));
     assertFalse("traced with an empty trace setting", log.contains("access trace"));
+    // conf/hbase-site.xml's cleaner delegate is loaded by HBase's HFile cleaner
+    assertTrue("no LinkReferenceCleaner", log.contains(
+      "Initialize cleaner=" + LinkReferenceCleaner.class.getName()));
+    assertFalse(log.contains("Can NOT create CleanerDelegate"));
     assertFalse(new File(REPO, "${rlsm.ulfs.cache.trace}").exists());
     assertFalse(new File(dataDir, "${rlsm.ulfs.cache.trace}").exists());
     assertFalse("stats file left behind", new File(image.getPath() + ".stats").exists());
