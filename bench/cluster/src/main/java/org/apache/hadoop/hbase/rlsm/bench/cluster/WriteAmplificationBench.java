@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -25,6 +26,7 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.regionserver.DisabledRegionSplitPolicy;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreEngine;
 import org.apache.hadoop.hbase.regionserver.RlsmStoreStats;
@@ -40,7 +42,7 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * Write amplification of the default, stripe and RLSM engines (both split modes) on the same
  * YCSB-like load, in one mini cluster on this machine: random row keys, 10 columns of 100 bytes,
  * the same flush size and compaction settings for all. Write amplification = bytes of every store
- * file the family ever committed (live plus archived; the archive cleaner is held off) / user
+ * file the family ever committed (live plus archived, counted as archived) / user
  * bytes (row + qualifier + value of every cell written). Run by {@code bench/scripts/write-amp.sh}.
  *
  * <p>Arguments: megabytes of user data (default 160), flush size in MB (4), output CSV path,
@@ -48,9 +50,14 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * engine with IN_MEMORY_COMPACTION => ADAPTIVE), stripe, rlsm-index, rlsm-rewrite,
  * rlsm-index-skiplist (RLSM with HBase's skip-list memstore instead of the hash memstore),
  * rlsm-index-wholefold (RLSM whose segment bound folds whole partitions, as before its size
- * tiers: a tier ratio no segment stays under)} (default: default, stripe, rlsm-index,
- * rlsm-rewrite). Run at several sizes by
- * {@code bench/scripts/scale.sh}.
+ * tiers: a tier ratio no segment stays under), rlsm-index-seg<N> (RLSM with a bound of N
+ * segments per partition)} (default: default, stripe, rlsm-index, rlsm-rewrite), and
+ * {@code true} to run a user major compaction after settling (its time, bytes and heap; its
+ * bytes are not part of the write amplification). Run at several sizes by
+ * {@code bench/scripts/scale.sh}, which also keeps the timeline {@link ScaleTimeline} samples
+ * (next to the CSV, {@code -timeline.csv}). Archived files are counted and deleted as they
+ * arrive ({@link ArchiveMeter}) and each engine's table is dropped after its run, so a run
+ * needs the disk of one engine's live store at a time.
  */
 public final class WriteAmplificationBench {
   private static final byte[] F = Bytes.toBytes("f");
@@ -63,6 +70,37 @@ public final class WriteAmplificationBench {
     double loadSeconds;
     double settleSeconds;
     String rlsmCounters = "";
+    int maxFiles;
+    int maxBlockingFiles;
+    int maxDeepest;
+    long blockedMillis;
+    long tooBusy;
+    LoadProgress load;
+    /** The user major compaction after settling, when run (-1 otherwise). */
+    double majorSeconds = -1;
+    long majorBytes;
+    long heapBaseline;
+    long heapPeakAfterGc;
+    long heapPoolPeaks;
+  }
+
+  /**
+   * A load's progress, read by the {@link ScaleTimeline} while it runs: user bytes written, and
+   * the client's stalls, the longest call that handed a put to the buffered mutator (it blocks
+   * while the buffer is full and the RegionServer refuses or delays writes: HBase's flush stalls
+   * as a client meets them) and the calls that took a second or more.
+   */
+  static final class LoadProgress {
+    final AtomicLong userBytes = new AtomicLong();
+    long maxStallNanos;
+    long stallsOverSecond;
+
+    void call(long nanos) {
+      maxStallNanos = Math.max(maxStallNanos, nanos);
+      if (nanos >= 1_000_000_000L) {
+        stallsOverSecond++;
+      }
+    }
   }
 
   public static void main(String[] args) throws Exception {
@@ -71,6 +109,7 @@ public final class WriteAmplificationBench {
     String csv = args.length > 2 ? args[2] : "write-amp.csv";
     String[] engines = (args.length > 3 ? args[3] : "default,stripe,rlsm-index,rlsm-rewrite")
       .split(",");
+    boolean major = args.length > 4 && Boolean.parseBoolean(args[4]);
     HBaseTestingUtility util = new HBaseTestingUtility();
     Configuration conf = util.getConfiguration();
     conf.setBoolean("hbase.table.sanity.checks", false);
@@ -80,22 +119,33 @@ public final class WriteAmplificationBench {
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 600_000);
     util.startMiniCluster(1);
     List<Result> results = new ArrayList<>();
+    List<String> timeline = new ArrayList<>();
     try {
       for (String engine : engines) {
-        results.add(run(util, engine, megabytes << 20, flushMb << 20));
+        results.add(run(util, engine, megabytes << 20, flushMb << 20, major, timeline));
       }
     } finally {
       util.shutdownMiniCluster();
     }
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Paths.get(csv),
       StandardCharsets.UTF_8))) {
-      w.println("engine,user_mb,committed_mb,live_mb,write_amp,load_s,load_mb_s,settle_s,rlsm");
+      w.println("engine,user_mb,committed_mb,live_mb,write_amp,load_s,load_mb_s,settle_s,"
+        + "max_files,max_blocking_files,max_deepest,blocked_ms,too_busy,max_client_stall_s,"
+        + "client_stalls_1s,major_s,major_mb,heap_base_mb,heap_peak_gc_mb,heap_pool_peak_mb,rlsm");
       for (Result r : results) {
-        w.printf(Locale.ROOT, "%s,%.1f,%.1f,%.1f,%.2f,%.1f,%.2f,%.1f,\"%s\"%n", r.engine,
-          mb(r.userBytes), mb(r.committedBytes), mb(r.liveBytes),
-          (double) r.committedBytes / r.userBytes, r.loadSeconds, mb(r.userBytes) / r.loadSeconds,
-          r.settleSeconds, r.rlsmCounters);
+        w.printf(Locale.ROOT, "%s,%.1f,%.1f,%.1f,%.2f,%.1f,%.2f,%.1f,%d,%d,%d,%d,%d,%.2f,%d,%.1f,"
+          + "%.1f,%.0f,%.0f,%.0f,\"%s\"%n", r.engine, mb(r.userBytes), mb(r.committedBytes),
+          mb(r.liveBytes), (double) r.committedBytes / r.userBytes, r.loadSeconds,
+          mb(r.userBytes) / r.loadSeconds, r.settleSeconds, r.maxFiles, r.maxBlockingFiles,
+          r.maxDeepest, r.blockedMillis, r.tooBusy, r.load.maxStallNanos / 1e9,
+          r.load.stallsOverSecond, r.majorSeconds, mb(r.majorBytes), mb(r.heapBaseline),
+          mb(r.heapPeakAfterGc), mb(r.heapPoolPeaks), r.rlsmCounters);
       }
+    }
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(Paths.get(
+      csv.replaceFirst("(\\.csv)?$", "-timeline.csv")), StandardCharsets.UTF_8))) {
+      w.println(ScaleTimeline.HEADER);
+      timeline.forEach(w::println);
     }
     double base = 0;
     System.out.printf("%n| engine | user MB | committed MB | live MB | write amp | vs first |"
@@ -121,36 +171,103 @@ public final class WriteAmplificationBench {
   }
 
   private static Result run(HBaseTestingUtility util, String engine, long userTarget,
-    long flushSize) throws Exception {
+    long flushSize, boolean major, List<String> timeline) throws Exception {
     TableName tn = TableName.valueOf("wa_" + engine.replace('-', '_'));
     util.getAdmin().createTable(descriptor(tn, engine, flushSize));
     Result r = new Result();
     r.engine = engine;
-    long start = System.nanoTime();
-    r.userBytes = load(util, tn, engine, userTarget);
-    flushAll(util, tn);
-    r.loadSeconds = (System.nanoTime() - start) / 1e9;
-    long settleStart = System.nanoTime();
-    settle(util, tn);
-    r.settleSeconds = (System.nanoTime() - settleStart) / 1e9;
+    r.load = new LoadProgress();
     HRegion region = util.getHBaseCluster().getRegions(tn).get(0);
+    HStore store = region.getStore(F);
     FileSystem fs = util.getTestFileSystem();
     Path storeDir = region.getRegionFileSystem().getStoreDir("f");
-    Path archive = HFileArchiveUtil.getStoreArchivePath(util.getConfiguration(),
-      region.getRegionInfo(), CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(
-        util.getConfiguration()), tn), F);
+    ArchiveMeter archive = new ArchiveMeter(fs, HFileArchiveUtil.getStoreArchivePath(
+      util.getConfiguration(), region.getRegionInfo(), CommonFSUtils.getTableDir(
+        CommonFSUtils.getRootDir(util.getConfiguration()), tn), F));
+    HRegionServer server = util.getHBaseCluster().getRegionServer(0);
+    try (ScaleTimeline samples = new ScaleTimeline(engine, server, region, store, archive,
+      r.load.userBytes, 10_000)) {
+      long start = System.nanoTime();
+      r.userBytes = load(util, tn, engine, userTarget, r.load);
+      flushAll(util, tn);
+      r.loadSeconds = (System.nanoTime() - start) / 1e9;
+      samples.phase("settle");
+      long settleStart = System.nanoTime();
+      settle(util, tn);
+      r.settleSeconds = (System.nanoTime() - settleStart) / 1e9;
+      r.blockedMillis = samples.blockedMillis();
+      r.tooBusy = samples.tooBusy();
+      r.liveBytes = store.getStorefilesSize();
+      if (major) {
+        samples.phase("major");
+        majorCompact(util, tn, region, r, () -> size(fs, storeDir) + archive.sweep());
+      }
+      samples.close();
+      timeline.addAll(samples.rows());
+      r.maxFiles = samples.maxFiles();
+      r.maxBlockingFiles = samples.maxBlockingFiles();
+      r.maxDeepest = samples.maxDeepest();
+    }
+    // The sampler has stopped: this thread is the archive meter's one caller from here on.
     // Every committed file is in the store directory (live, or compacted but not yet archived)
-    // or in the archive: archiving moves, so nothing is counted twice.
-    r.committedBytes = size(fs, storeDir) + size(fs, archive);
-    HStore store = region.getStore(F);
-    r.liveBytes = store.getStorefilesSize();
+    // or was archived and counted by the meter: archiving moves, so nothing is counted twice.
+    r.committedBytes = size(fs, storeDir) + archive.sweep() - r.majorBytes;
     if (store.getStoreEngine() instanceof RlsmStoreEngine) {
       RlsmStoreStats s = ((RlsmStoreEngine) store.getStoreEngine()).getStats();
       r.rlsmCounters = s.toString();
     }
     System.err.printf("%s done: %.1f MB user, %.1f MB committed%n", engine, mb(r.userBytes),
       mb(r.committedBytes));
+    // Frees the disk for the next engine: dropping a table archives its files.
+    util.deleteTable(tn);
+    fs.delete(HFileArchiveUtil.getTableArchivePath(util.getConfiguration(), tn), true);
     return r;
+  }
+
+  /** Compactions the region has completed (HBase's region metric numCompactionsCompleted). */
+  private static long compactionsDone(HRegion region) {
+    return region.getMetrics().getRegionWrapper().getNumCompactionsCompleted();
+  }
+
+  /** What a store has committed so far (its directory plus its metered archive). */
+  private interface Committed {
+    long get() throws IOException;
+  }
+
+  /**
+   * A user major compaction of the settled table: its time, the bytes it committed (excluded
+   * from the load's write amplification) and the heap the JVM held during it ({@link HeapPeak}).
+   * Waits for the region to finish one more compaction than before the request, then settles.
+   */
+  private static void majorCompact(HBaseTestingUtility util, TableName tn, HRegion region,
+    Result r, Committed committed) throws Exception {
+    long before = committed.get();
+    long finished = compactionsDone(region);
+    HeapPeak heap = new HeapPeak();
+    heap.arm();
+    long start = System.nanoTime();
+    util.getAdmin().majorCompact(tn);
+    // a benchmark's poll (the compaction takes minutes at scale), bounded in case the engine
+    // declines the request
+    for (int i = 0; i < 3600 && (compactionsDone(region) == finished
+      || region.getCompactionState() != CompactionState.NONE); i++) {
+      Thread.sleep(1000);
+    }
+    if (compactionsDone(region) == finished) {
+      heap.disarm();
+      System.err.printf("%s major compaction: none ran within an hour%n", r.engine);
+      return;
+    }
+    settle(util, tn);
+    r.majorSeconds = (System.nanoTime() - start) / 1e9;
+    heap.disarm();
+    r.heapBaseline = heap.baseline();
+    r.heapPeakAfterGc = heap.peakAfterGc();
+    r.heapPoolPeaks = heap.poolPeaks();
+    r.majorBytes = committed.get() - before;
+    System.err.printf(Locale.ROOT, "%s major compaction: %.0f s, %.0f MB written, heap %.0f MB "
+      + "before, %.0f MB peak after a collection%n", r.engine, r.majorSeconds, mb(r.majorBytes),
+      mb(r.heapBaseline), mb(r.heapPeakAfterGc));
   }
 
   /**
@@ -174,6 +291,8 @@ public final class WriteAmplificationBench {
         RlsmTables.useDefaultMemStore(cf);
       } else if (parts.length > 2 && parts[2].equals("wholefold")) {
         cf.setConfiguration(RlsmCompactionConfig.TIER_RATIO_KEY, "1e300");
+      } else if (parts.length > 2 && parts[2].startsWith("seg")) {
+        cf.setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, parts[2].substring(3));
       }
     } else if (engine.equals("stripe")) {
       cf.setConfiguration(StoreEngine.STORE_ENGINE_CLASS_KEY, StripeStoreEngine.class.getName());
@@ -191,6 +310,12 @@ public final class WriteAmplificationBench {
    */
   static long load(HBaseTestingUtility util, TableName tn, String label, long userTarget)
     throws IOException {
+    return load(util, tn, label, userTarget, new LoadProgress());
+  }
+
+  /** {@link #load(HBaseTestingUtility, TableName, String, long)}, reporting to {@code progress}. */
+  static long load(HBaseTestingUtility util, TableName tn, String label, long userTarget,
+    LoadProgress progress) throws IOException {
     long userBytes = 0;
     Random rnd = new Random(7);
     byte[] value = new byte[100];
@@ -206,7 +331,10 @@ public final class WriteAmplificationBench {
           p.addColumn(F, q, value.clone());
           userBytes += row.length + q.length + value.length;
         }
+        long callStart = System.nanoTime();
         m.mutate(p);
+        progress.call(System.nanoTime() - callStart);
+        progress.userBytes.set(userBytes);
         if (++i % 20_000 == 0 && System.nanoTime() - lastReport > 10_000_000_000L) {
           lastReport = System.nanoTime();
           System.err.printf("%s: %.0f / %.0f MB%n", label, mb(userBytes), mb(userTarget));
