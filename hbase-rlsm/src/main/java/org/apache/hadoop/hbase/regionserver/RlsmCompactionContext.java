@@ -148,13 +148,19 @@ final class RlsmCompactionContext extends CompactionContext {
       .run(request, throughputController, user);
     long millis = EnvironmentEdgeManager.currentTime() - start;
     long retiredBytes = 0;
+    long folded = 0;
     for (HStoreFile f : request.getFiles()) {
       if (!state.manifests.contains(f)) {
         retiredBytes += f.getReader().length();
       }
+      String name = f.getPath().getName();
+      if (plan.kind() == CompactionPlan.Kind.APPEND && plan.inputs().containsKey(name)
+        && !plan.appendedVictims().contains(name)) {
+        folded += f.getReader().length();
+      }
     }
     long freed = Math.max(0, retiredBytes - r.dataBytes);
-    stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes, freed,
+    stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes, freed, folded,
       plan.linkedVictims().size(), millis);
     LOG.info("RLSM {} of {} wrote {} data bytes in {} files and a {}-byte manifest {} ({}"
       + " partitions), read {} bytes, linked {} files, retired {} files, freed {} bytes, in {} ms;"

@@ -19,6 +19,7 @@ public class RlsmStoreStats {
   private final LongAdder[] writtenByKind = new LongAdder[CompactionPlan.Kind.values().length];
   private final LongAdder manifestBytes = new LongAdder();
   private final LongAdder compactionReadBytes = new LongAdder();
+  private final LongAdder foldedBytes = new LongAdder();
   private final LongAdder compactions = new LongAdder();
   private final LongAdder linkedFiles = new LongAdder();
   private final LongAdder compactionMillis = new LongAdder();
@@ -67,6 +68,7 @@ public class RlsmStoreStats {
     out.accept("rlsmMajorBytes", getMajorBytes());
     out.accept("rlsmLeaveBytes", getLeaveBytes());
     out.accept("rlsmCompactionReadBytes", getCompactionReadBytes());
+    out.accept("rlsmFoldedBytes", getFoldedBytes());
     out.accept("rlsmCompactions", getCompactions());
     out.accept("rlsmLinkedFiles", getLinkedFiles());
     out.accept("rlsmCompactionMillis", getCompactionMillis());
@@ -81,13 +83,16 @@ public class RlsmStoreStats {
   }
 
   /**
-   * @param freed bytes of the data files the compaction retired minus the bytes it wrote, when
-   *              positive: the disk space purging superseded versions, expired and deleted cells
-   *              and delete markers released, plus the per-file overhead of the files merged
+   * @param freed  bytes of the data files the compaction retired minus the bytes it wrote, when
+   *               positive: the disk space purging superseded versions, expired and deleted cells
+   *               and delete markers released, plus the per-file overhead of the files merged
+   * @param folded bytes of the Level-1 segments a range-append read to rewrite them with the
+   *               appended rows (the segment bound's folds); 0 for every other kind
    */
   void compacted(CompactionPlan.Kind kind, long dataBytes, long manifest, long readBytes,
-    long freed, int linked, long millis) {
+    long freed, long folded, int linked, long millis) {
     writtenByKind[kind.ordinal()].add(dataBytes);
+    foldedBytes.add(folded);
     freedBytes.add(freed);
     manifestBytes.add(manifest);
     compactionReadBytes.add(readBytes);
@@ -139,6 +144,16 @@ public class RlsmStoreStats {
     return written(CompactionPlan.Kind.LEAVE);
   }
 
+  /**
+   * Bytes of Level-1 segments range-appends rewrote with their appended rows (folds under the
+   * segment bound): the part of {@link #getAppendBytes()} that is not a first write of Level-0
+   * data, counted at the input (whole files; a segment shared by index-split halves counts
+   * whole in each).
+   */
+  public long getFoldedBytes() {
+    return foldedBytes.sum();
+  }
+
   public long getCompactionReadBytes() {
     return compactionReadBytes.sum();
   }
@@ -176,9 +191,10 @@ public class RlsmStoreStats {
   @Override
   public String toString() {
     return String.format("flush=%d append=%d manifest=%d split=%d merge=%d cleanup=%d major=%d "
-      + "leave=%d read=%d freed=%d compactions=%d linked=%d partitions=%d segments=%d deepest=%d",
+      + "leave=%d read=%d folded=%d freed=%d compactions=%d linked=%d partitions=%d segments=%d "
+      + "deepest=%d",
       getFlushBytes(), getAppendBytes(), getManifestBytes(), getSplitBytes(), getMergeBytes(),
       getCleanupBytes(), getMajorBytes(), getLeaveBytes(), getCompactionReadBytes(),
-      getFreedBytes(), getCompactions(), getLinkedFiles(), partitions, segments, deepestPartition);
+      getFoldedBytes(), getFreedBytes(), getCompactions(), getLinkedFiles(), partitions, segments, deepestPartition);
   }
 }

@@ -41,8 +41,9 @@ import org.junit.experimental.categories.Category;
  * with a large oldest segment receives small flushes of overwrites and deletes of its rows, with
  * a bound of 4 segments, so every append folds; the oldest segment is never rewritten, the folds
  * keep the delete markers that mask its rows (a marker dropped by a fold would bring a deleted row
- * back from it), user scans equal the twin's after every append, and a major compaction then
- * purges the markers as HBase's does.
+ * back from it), user scans equal the twin's after every append, the store counts the folded
+ * segments' bytes ({@code rlsmFoldedBytes}), and a major compaction then purges the markers as
+ * HBase's does.
  */
 @Category({ MediumTests.class, RegionServerTests.class })
 public class TestRlsmTieredFold {
@@ -109,6 +110,9 @@ public class TestRlsmTieredFold {
     return out;
   }
 
+  /** Bytes of the Level-1 segments the settles' appends folded, from the files themselves. */
+  private static long folded;
+
   /** Runs the store's compactions as HBase would; returns the plans. */
   private static List<CompactionPlan> settle(HRegion r) throws IOException {
     HStore store = r.getStore(F);
@@ -118,7 +122,15 @@ public class TestRlsmTieredFold {
       if (!context.isPresent()) {
         break;
       }
-      plans.add(((RlsmCompactionContext) context.get()).plan());
+      CompactionPlan plan = ((RlsmCompactionContext) context.get()).plan();
+      plans.add(plan);
+      for (HStoreFile f : store.getStorefiles()) {
+        String name = f.getPath().getName();
+        if (plan.kind() == CompactionPlan.Kind.APPEND && plan.inputs().containsKey(name)
+          && !plan.appendedVictims().contains(name)) {
+          folded += f.getReader().length();
+        }
+      }
       r.compact(context.get(), store, NoLimitThroughputController.INSTANCE);
     }
     return plans;
@@ -173,6 +185,9 @@ public class TestRlsmTieredFold {
       }
       assertTrue("appends folded newest segments and kept the oldest: " + partialFolds,
         partialFolds > 0);
+      RlsmStoreStats stats = ((RlsmStoreEngine) store.getStoreEngine()).getStats();
+      assertTrue("segments were folded: " + folded, folded > 0);
+      assertEquals("rlsmFoldedBytes: the folded segments' bytes", folded, stats.getFoldedBytes());
       assertTrue("delete markers kept until a major compaction",
         cells(rlsm, true).stream().anyMatch(CellUtil::isDelete));
 
