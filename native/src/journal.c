@@ -207,9 +207,11 @@ static int checkpoint(ulfs *fs, const txn *t) {
 }
 
 static int journal_wrap(ulfs *fs) {
-  /* Every earlier transaction is checkpointed, or waits in fs->pend: write those home, make the
-   * home writes durable, then move the head so none of them is replayed again (J3). */
-  int rc = ulfs_dev_flush(fs->dev);
+  /* Every earlier transaction is checkpointed, or waits in fs->pend: write those home, and the
+   * journal-only pages whose only copy the records are (J5), make the home writes durable, then
+   * move the head so none of them is replayed again (J3). */
+  int rc = jlog_home(fs);
+  if (rc == 0) rc = ulfs_dev_flush(fs->dev);
   if (rc == 0) rc = checkpoint(fs, NULL);
   if (rc == 0) rc = ulfs_dev_flush(fs->dev);
   if (rc) return rc;
@@ -399,6 +401,9 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
     if (rc == 0) fs->journal_unflushed = false;
     return rc ? rc : checkpoint(fs, NULL);
   }
+  /* J5: an ORDERED record ends the replay of every earlier data range, so the pages whose only
+   * copy those ranges are go home first, before the flush that precedes the record (J4) */
+  if (ordered && (rc = jlog_home(fs)) != 0) return rc;
   /* an hflush of one inode (never durable nor ORDERED) goes as an inode record (J6, J7) */
   bool irec = t->ino && !durable && !ordered;
   uint32_t nh = hdr_blocks(t->n);
