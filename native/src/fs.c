@@ -13,10 +13,10 @@
  *  - written data reaches the device at fsync/fdatasync, close, by the flusher, or on eviction;
  *    fsync returns only after data and the inode's metadata are on stable storage; concurrent
  *    fsyncs share one commit and its flushes (group commit);
- *  - hflush returns once the file's new data and metadata are written to the device (a journal
- *    record holding both, without a device flush): in the kernel, so they survive the death of
- *    the process, but not a power loss until the next flush (any fsync, namespace operation or
- *    the flusher);
+ *  - hflush returns once the file's new data and metadata are written to the device (one
+ *    journal record holding both, without a device flush; the pages stay dirty and go home
+ *    later, journal.c J5): in the kernel, so they survive the death of the process, but not a
+ *    power loss until the next flush (any fsync, namespace operation or the flusher);
  *  - a failed write-back leaves its pages dirty and records the error on the inode; the next
  *    fsync (or close) returns it.
  * After a failed metadata commit the in-memory state may be ahead of the device, so the file

@@ -212,9 +212,10 @@ struct page {
   uint64_t ino, idx;
   uint8_t *data;
   bool dirty, valid;
-  /* Bytes [dlo, dhi) hold every change since the page was last written home (meaningful while
-   * dirty; a page dirtied by anything but a write counts as changed whole). An hflush logs only
-   * them (journal.c J6). */
+  /* Bytes [dlo, dhi) hold every change since the page was last written home or, for a
+   * journal-only page (PG_JLOG), logged (meaningful while dirty; a page dirtied by anything but
+   * a write counts as changed whole; empty, dlo >= dhi, right after an hflush logged it). An
+   * hflush logs only them (journal.c J6). */
   uint16_t dlo, dhi;
   uint8_t kind, level; /* ulfs_file_kind and level of the file when the page was inserted */
   uint8_t flags;       /* PG_* */
