@@ -13,10 +13,10 @@
  *  - written data reaches the device at fsync/fdatasync, close, by the flusher, or on eviction;
  *    fsync returns only after data and the inode's metadata are on stable storage; concurrent
  *    fsyncs share one commit and its flushes (group commit);
- *  - hflush returns once the file's new data and metadata are written to the device (a journal
- *    record holding both, without a device flush): in the kernel, so they survive the death of
- *    the process, but not a power loss until the next flush (any fsync, namespace operation or
- *    the flusher);
+ *  - hflush returns once the file's new data and metadata are written to the device (one
+ *    journal record holding both, without a device flush; the pages stay dirty and go home
+ *    later, journal.c J5): in the kernel, so they survive the death of the process, but not a
+ *    power loss until the next flush (any fsync, namespace operation or the flusher);
  *  - a failed write-back leaves its pages dirty and records the error on the inode; the next
  *    fsync (or close) returns it.
  * After a failed metadata commit the in-memory state may be ahead of the device, so the file
@@ -222,11 +222,15 @@ static int lookup_parent(ulfs *fs, const char *path, inode_m **parent, const cha
   return 0;
 }
 
+static void jlog_mark(ulfs *fs, inode_m *ip, page *pg, bool on);
+
 static void drop_pages_from(ulfs *fs, inode_m *ip, uint64_t first_idx) {
   if (fs->trace && ip->pages) trace_drop(fs->trace, ip, first_idx, UINT32_MAX);
   for (page *pg = ip->pages, *nx; pg; pg = nx) {
     nx = pg->inext;
-    if (pg->idx >= first_idx) cache_remove(&fs->cache, pg, ip, false);
+    if (pg->idx < first_idx) continue;
+    jlog_mark(fs, ip, pg, false); /* its bytes are discarded, so is the need to write them home */
+    cache_remove(&fs->cache, pg, ip, false);
   }
 }
 
@@ -263,10 +267,11 @@ static int write_pages(ulfs *fs, page **pg, uint64_t n, uint64_t pblk, bool cach
   return wr(fs->dev, fs->bounce, pblk * BS, n * BS);
 }
 
-/* Adds the images of n pages of ip written at pblk to log as data images, with the bytes an
- * inode record must carry (journal.c J6): the page's changes, from its start when the block
- * was just allocated (`fresh`: the home block holds none of the page), and up to the end of
- * the file on its last page, past which the block is zero (P1). */
+/* Adds the images of n pages of ip at pblk to log as data images, with the bytes an inode
+ * record must carry (journal.c J6): the page's changes since it was last written home or
+ * logged, the whole page when its block was just allocated (`fresh`: the home block holds none
+ * of it, and the record is its only copy until jlog_home), and up to the end of the file on its
+ * last page, past which the block is zero (P1). */
 static int log_pages(txn *log, const inode_m *ip, page **pg, uint64_t n, uint64_t pblk,
                      bool fresh) {
   for (uint64_t k = 0; k < n; k++) {
@@ -275,7 +280,7 @@ static int log_pages(txn *log, const inode_m *ip, page **pg, uint64_t n, uint64_
     memcpy(e->img, pg[k]->data, BS);
     uint64_t start = pg[k]->idx * BS;
     e->lo = fresh ? 0 : pg[k]->dlo;
-    e->hi = pg[k]->dhi;
+    e->hi = fresh ? BS : pg[k]->dhi;
     if (ip->size < start + BS) { /* the file's last page */
       e->hi = ip->size > start ? (uint16_t)(ip->size - start) : 0;
       e->zero_tail = true;
@@ -285,15 +290,41 @@ static int log_pages(txn *log, const inode_m *ip, page **pg, uint64_t n, uint64_
   return 0;
 }
 
-int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
+/* A journal-only page with no change since its record: an hflush has nothing to log of it,
+ * and writing it home needs no record either (its bytes are those the records replay, J5). */
+static bool jlog_settled(const page *pg) { return (pg->flags & PG_JLOG) && pg->dlo >= pg->dhi; }
+
+static void jlog_mark(ulfs *fs, inode_m *ip, page *pg, bool on) {
+  if (!(pg->flags & PG_JLOG) == !on) return;
+  if (on) {
+    pg->flags |= PG_JLOG;
+    ip->njlog++;
+    fs->njlog++;
+  } else {
+    pg->flags &= (uint8_t)~PG_JLOG;
+    ip->njlog--;
+    fs->njlog--;
+  }
+}
+
+/* What writeback does with a file's dirty pages: write them all home (WB_HOME: eviction, the
+ * flusher, fsync), log those changed since last written home or logged and keep them dirty as
+ * journal-only (WB_LOG: hflush), or write the journal-only ones home (WB_JLOG: jlog_home). */
+typedef enum { WB_HOME, WB_LOG, WB_JLOG } wb_mode;
+
+static int writeback(ulfs *fs, inode_m *ip, txn *log, wb_mode mode) {
   if (ip->ndirty == 0) return 0;
   page **v = malloc(ip->ndirty * sizeof *v);
   if (!v) return -ENOMEM;
-  uint64_t n = 0;
+  uint64_t n = 0, seen = 0;
   /* New pages go to the head of ip->pages, so an append's dirty pages are found first; the
    * walk stops at the last dirty page instead of visiting every cached page of the file. */
-  for (page *pg = ip->pages; pg && n < ip->ndirty; pg = pg->inext)
-    if (pg->dirty) v[n++] = pg;
+  for (page *pg = ip->pages; pg && seen < ip->ndirty; pg = pg->inext) {
+    if (!pg->dirty) continue;
+    seen++;
+    if (mode == WB_LOG ? jlog_settled(pg) : mode == WB_JLOG && !(pg->flags & PG_JLOG)) continue;
+    v[n++] = pg;
+  }
   qsort(v, n, sizeof *v, cmp_page_idx);
   int first_err = 0;
   uint64_t i = 0;
@@ -304,14 +335,15 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
     uint64_t contig;
     uint64_t p = ext_map(ip, v[i]->idx, &contig);
     uint64_t len = j - i < contig ? j - i : contig;
-    int rc;
-    bool fresh = !p;
+    /* WB_HOME and WB_JLOG only need reach the kernel when a record or flush follows */
+    bool cached = mode != WB_HOME, fresh = !p;
+    int rc = 0;
     if (p) {
-      rc = write_pages(fs, v + i, len, p, log != NULL);
+      if (mode != WB_LOG) rc = write_pages(fs, v + i, len, p, cached);
     } else {
       /* Delayed allocation: place the run right after the file's previous block if free. Data
-       * is written before the extent is recorded, so a failed write leaves no mapping to
-       * uninitialised blocks. */
+       * is written (or logged, and the record written) before the extent is persisted, so a
+       * failed write leaves no persisted mapping to uninitialised blocks. */
       uint64_t goal = 0, unused;
       if (v[i]->idx > 0) goal = ext_map(ip, v[i]->idx - 1, &unused);
       goal = goal ? goal + 1 : 0;
@@ -320,20 +352,36 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
         rc = (int)got;
       } else {
         len = (uint64_t)got;
-        rc = write_pages(fs, v + i, len, p, log != NULL);
+        if (mode != WB_LOG) rc = write_pages(fs, v + i, len, p, cached);
         if (rc == 0) rc = ext_add(ip, v[i]->idx, p, len);
         if (rc) bfree_mem(fs, p, len);
         else ip->meta_dirty = true;
       }
     }
-    if (rc == 0 && log) rc = log_pages(log, ip, v + i, len, p, fresh);
-    if (!log) ip->wb_unlogged = true;
+    if (rc == 0 && mode == WB_LOG) rc = log_pages(log, ip, v + i, len, p, fresh);
+    for (uint64_t k = i; mode == WB_HOME && k < i + len; k++)
+      if (!jlog_settled(v[k])) ip->wb_unlogged = true;
     if (rc) {
       atomic_fetch_add(&fs->c_wb_errors, len);
       if (!first_err) first_err = rc;
       if (!ip->wb_err) ip->wb_err = rc; /* the pages stay dirty (C2) */
-    } else {
-      for (uint64_t k = i; k < i + len; k++) cache_set_dirty(&fs->cache, v[k], ip, false);
+      i += len;
+      continue;
+    }
+    for (uint64_t k = i; k < i + len; k++) {
+      page *pg = v[k];
+      if (mode == WB_LOG) { /* logged: the range now counts changes since the record */
+        jlog_mark(fs, ip, pg, true);
+        pg->dlo = BS;
+        pg->dhi = 0;
+        continue;
+      }
+      /* changed since logged: stays dirty, and the next record logs those bytes again */
+      bool keep = mode == WB_JLOG && pg->dlo < pg->dhi;
+      jlog_mark(fs, ip, pg, false);
+      if (!keep) cache_set_dirty(&fs->cache, pg, ip, false);
+    }
+    if (mode != WB_LOG) {
       atomic_fetch_add(&fs->c_writebacks, len);
       fs->data_unflushed = true;
       fs->unflushed_gen++;
@@ -342,6 +390,18 @@ int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
   }
   free(v);
   return first_err;
+}
+
+int inode_writeback(ulfs *fs, inode_m *ip, txn *log) {
+  return writeback(fs, ip, log, log ? WB_LOG : WB_HOME);
+}
+
+int jlog_home(ulfs *fs) {
+  int rc = 0;
+  for (size_t h = 0; h < fs->nihash && fs->njlog && rc == 0; h++)
+    for (inode_m *ip = fs->ihash[h]; ip && rc == 0; ip = ip->hnext)
+      if (ip->njlog) rc = writeback(fs, ip, NULL, WB_JLOG);
+  return rc;
 }
 
 /* The in-memory inode ino, NULL when it is not loaded (never reads the device). */
@@ -691,25 +751,33 @@ static uint64_t hflush_log_max(const ulfs *fs) {
   return m < 64 ? m : 64;
 }
 
-/* hflush: writes the file's dirty pages home and one journal record with their images and the
- * inode's metadata, without a device flush (docs/ulfs.md "Durability"). Falls back to a sync
- * when the record cannot stand alone: pages written home unlogged since the last ORDERED
- * commit (J5), blocks being freed (frees are ORDERED), or too many pages. */
+/* hflush: one journal record with the inode's metadata and the bytes of its pages changed since
+ * they were last written home or logged, without a device flush and without writing the pages
+ * home: they stay dirty as journal-only (PG_JLOG) until the flusher, an eviction, fsync or
+ * jlog_home writes them (docs/ulfs.md "Durability"). Falls back to a sync when the record
+ * cannot stand alone: pages written home unlogged since the last ORDERED commit (J5), blocks
+ * being freed (frees are ORDERED), or too many changed pages. */
 static int hflush_inode(ulfs *fs, inode_m *ip) {
   journal_wait(fs);
   fs->c_hflushes++;
   if (fs->broken) return fs->broken;
   if (ip->ndirty == 0 && !ip->meta_dirty && !ip->wb_err) return 0;
+  int rc = 0;
+  /* Journal-only pages pile up between flusher passes; past the limit they go home (which
+   * needs no record: J5), so the limit counts only pages with changes to log. */
+  if (ip->njlog && ip->ndirty > hflush_log_max(fs)) rc = writeback(fs, ip, NULL, WB_JLOG);
+  if (rc) return rc;
   if (ip->wb_unlogged || ip->npfree || ip->ndirty > hflush_log_max(fs) ||
       !(ip->nlink > 0 && ip->persisted))
     return sync_inode(fs, ip);
   txn t;
   txn_init(&t);
-  int rc = inode_writeback(fs, ip, &t);
+  rc = inode_writeback(fs, ip, &t);
   int wb = ip->wb_err;
   ip->wb_err = 0;
-  if (rc == 0) rc = inode_persist(fs, ip, &t);
-  if (rc == 0) {
+  bool any = t.n || ip->meta_dirty; /* else nothing changed since the last record */
+  if (rc == 0 && any) rc = inode_persist(fs, ip, &t);
+  if (rc == 0 && any) {
     txn_finalize(fs, &t);
     /* an inode record (with the changed bytes of extent overflow blocks); frees made it a
      * sync above */

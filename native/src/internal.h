@@ -180,6 +180,7 @@ typedef struct inode_m {
   bool sync_queued; /* on fs->syncq, waiting for a group commit */
   page *pages;     /* cached pages of this file (list through page.inext) */
   uint64_t ndirty;
+  uint64_t njlog; /* its pages with PG_JLOG (all dirty, so njlog <= ndirty) */
   uint8_t kind, level; /* cache hints (ulfs_hint_path); not persisted */
   uint32_t fid;        /* file id in the access trace: unique per in-memory inode of a mount */
   struct inode_m *hnext;
@@ -201,14 +202,20 @@ static inline uint64_t cache_hash64(uint64_t ino, uint64_t idx) {
 #define PG_READAHEAD 0x10 /* read ahead of a sequential stream and not yet used by a demand read */
 #define PG_PARTIAL 0x20   /* the file's last page, ending inside it: an append tail (a WAL's) that
                              the next append reads back; set and cleared by writes */
+/* Journal-only (journal.c J5): an hflush logged the page and left it dirty without writing it
+ * home, so the records after the journal head are the only copy of its bytes on the device.
+ * Every such page is written home before the next ORDERED record and before the head moves
+ * past its records (jlog_home); while set, [dlo, dhi) holds the changes since it was logged. */
+#define PG_JLOG 0x40
 
 struct page {
   uint64_t ino, idx;
   uint8_t *data;
   bool dirty, valid;
-  /* Bytes [dlo, dhi) hold every change since the page was last written home (meaningful while
-   * dirty; a page dirtied by anything but a write counts as changed whole). An hflush logs only
-   * them (journal.c J6). */
+  /* Bytes [dlo, dhi) hold every change since the page was last written home or, for a
+   * journal-only page (PG_JLOG), logged (meaningful while dirty; a page dirtied by anything but
+   * a write counts as changed whole; empty, dlo >= dhi, right after an hflush logged it). An
+   * hflush logs only them (journal.c J6). */
   uint16_t dlo, dhi;
   uint8_t kind, level; /* ulfs_file_kind and level of the file when the page was inserted */
   uint8_t flags;       /* PG_* */
@@ -377,6 +384,7 @@ struct ulfs {
   /* Counts the writes that set data_unflushed or journal_unflushed: a flush made with fs->lock
    * released (journal_harden) clears them only if none came meanwhile. */
   uint64_t unflushed_gen;
+  uint64_t njlog;       /* pages with PG_JLOG, of every file */
   txn pend;             /* metadata images of unflushed records, checkpointed after a flush */
   /* Group commit (fs.c sync_group): one thread at a time writes the journal (jbusy); syncs
    * queue their inodes on syncq and wait on jcv until sync_done reaches their ticket. */
@@ -500,9 +508,15 @@ void trace_drop(trace *t, const inode_m *ip, uint64_t idx, uint32_t n);
 int trace_close(trace *t);
 
 /* data path (fs.c) */
-/* Writes the file's dirty pages home. With log (hflush), only into the kernel
- * (ulfs_dev_write_cached), and each written block's image is also added to log as a data image
- * (JDATA); without, the inode is marked wb_unlogged. */
+/* Without log: writes the file's dirty pages home; the inode is marked wb_unlogged unless every
+ * page written was journal-only with no change since it was logged. With log (hflush): writes
+ * nothing; allocates blocks for unmapped pages and adds the changed bytes of every page
+ * changed since it was last written home or logged to log as data images (JDATA); those pages
+ * stay dirty as journal-only (PG_JLOG). */
 int inode_writeback(ulfs *fs, inode_m *ip, txn *log);
+/* Writes every journal-only page home (only into the kernel); a page changed since it was
+ * logged stays dirty with those changes, the others become clean. Called before an ORDERED
+ * record and before the journal head moves (journal.c J5). REQUIRES: fs->lock held. */
+int jlog_home(ulfs *fs);
 
 #endif

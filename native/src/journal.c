@@ -8,8 +8,9 @@
  * Then, for a durable commit, the device is flushed (the commit point) and the images are
  * written to their home locations ("checkpoint"). A commit without the flush (hflush) leaves
  * the record in the kernel (it survives the death of the process, not a power loss) and keeps
- * its images in fs->pend until the next flush, when they are checkpointed: home blocks never
- * get an image whose record may still be lost. Invariants:
+ * its metadata images in fs->pend until the next flush, when they are checkpointed: home
+ * blocks never get an image whose record may still be lost. Its data ranges go home with the
+ * pages they came from, which stay dirty in the page cache until then (J5). Invariants:
  *  J1 a transaction is either replayed whole or not at all: a torn or stale tail fails the
  *     magic, sequence or checksum test and ends the replay;
  *  J2 replay is idempotent, so replaying an already checkpointed transaction is harmless;
@@ -17,13 +18,22 @@
  *     superblock's journal head moves past that transaction (quarantine in fs.c), so a replay
  *     never overwrites live file data with an old metadata image;
  *  J4 an ORDERED transaction is written only after every data block written home before it
- *     reached stable storage (the device flush before its record). A transaction whose data
- *     is not in the journal is always ORDERED;
+ *     reached stable storage (the device flush before its record), journal-only pages
+ *     included (J5). A transaction whose data is not in the journal is always ORDERED;
  *  J5 replay applies the data images of a transaction only when no ORDERED transaction follows
- *     it: the ORDERED one's flush made the home blocks at least as new as those images (the
- *     writer writes every logged data block home before logging it), so an older image never
- *     overwrites newer data; blocks freed later are freed by ORDERED transactions (fs.c), so a
- *     data image never lands on a block reused by another file.
+ *     it: the ORDERED one's flush made the home blocks at least as new as those images, so an
+ *     older image never overwrites newer data; blocks freed later are freed by ORDERED
+ *     transactions (fs.c), so a data image never lands on a block reused by another file.
+ *     Since an hflush no longer writes its pages home (fs.c, PG_JLOG: the record may be the
+ *     only copy of a page's bytes), "at least as new" holds because journal_commit writes
+ *     every such journal-only page home (jlog_home) before an ORDERED record's preflush, and
+ *     journal_wrap before the flush that lets the head move past their records; a clean
+ *     unmount writes them home (flusher pass) before it moves the head. A journal-only page
+ *     written home at any other time (flusher, eviction, too many of them) holds exactly the
+ *     bytes its records replay, or, if changed since, stays dirty with those changes or marks
+ *     its inode wb_unlogged, so a replay of its records never undoes a later hflush either.
+ *     Replay itself is unchanged: every record after the head is read, and data ranges after
+ *     the last ORDERED record are applied in order.
  *  J6 an inode record (JTX_INODE, format version 3) is the compact form of one inode's hflush:
  *     the inode's 256-byte slot and, per data block written, only the bytes that changed since
  *     the block was last written home (with the rest of the file's last block zero), instead of
@@ -38,8 +48,10 @@
  *     inode_m.chain_img; a block new to the chain whole, with ZERO_TAIL); replay writes those
  *     always, like metadata images, and then sets the bits of the chain's extents read back
  *     from the device. The bytes of a data block outside a record's range are, on the device,
- *     as the last ORDERED commit's flush left them or as an earlier replayed record patched
- *     them; those of an overflow block as the last record or checkpoint that wrote it left
+ *     as the last ORDERED commit's flush left them, as an earlier replayed record patched
+ *     them, or as a write-home of a journal-only page left them (the bytes its records
+ *     replay); a block an hflush allocated is logged whole (from byte 0, to the file size on
+ *     the last block with ZERO_TAIL), since its home holds none of the page; those of an overflow block as the last record or checkpoint that wrote it left
  *     them, which is the image its next record's ranges are computed against.
  *  J7 packing (format version 4): an inode record starts at the journal's byte offset after
  *     the previous record, rounded up to IREC_ALIGN, so successive hflushes share journal
@@ -207,9 +219,11 @@ static int checkpoint(ulfs *fs, const txn *t) {
 }
 
 static int journal_wrap(ulfs *fs) {
-  /* Every earlier transaction is checkpointed, or waits in fs->pend: write those home, make the
-   * home writes durable, then move the head so none of them is replayed again (J3). */
-  int rc = ulfs_dev_flush(fs->dev);
+  /* Every earlier transaction is checkpointed, or waits in fs->pend: write those home, and the
+   * journal-only pages whose only copy the records are (J5), make the home writes durable, then
+   * move the head so none of them is replayed again (J3). */
+  int rc = jlog_home(fs);
+  if (rc == 0) rc = ulfs_dev_flush(fs->dev);
   if (rc == 0) rc = checkpoint(fs, NULL);
   if (rc == 0) rc = ulfs_dev_flush(fs->dev);
   if (rc) return rc;
@@ -399,6 +413,9 @@ int journal_commit(ulfs *fs, txn *t, unsigned flags) {
     if (rc == 0) fs->journal_unflushed = false;
     return rc ? rc : checkpoint(fs, NULL);
   }
+  /* J5: an ORDERED record ends the replay of every earlier data range, so the pages whose only
+   * copy those ranges are go home first, before the flush that precedes the record (J4) */
+  if (ordered && (rc = jlog_home(fs)) != 0) return rc;
   /* an hflush of one inode (never durable nor ORDERED) goes as an inode record (J6, J7) */
   bool irec = t->ino && !durable && !ordered;
   uint32_t nh = hdr_blocks(t->n);

@@ -49,7 +49,7 @@ static ulfs_counters counters(ulfs *fs) {
 }
 
 static void append(ulfs *fs, int fd, uint32_t seed, uint64_t off, uint64_t n) {
-  uint8_t buf[CHUNK];
+  uint8_t buf[2 * BS];
   CHECK(n <= sizeof buf);
   for (uint64_t i = 0; i < n; i++) buf[i] = t_byte(seed, off + i);
   CHECK_RC(ulfs_pwrite(fs, fd, buf, n, off), n);
@@ -288,6 +288,111 @@ static void test_hflush_write_errors(void) {
   printf("EIO and short write at each of %llu writes of %d hflushed appends: nothing lost\n",
          (unsigned long long)writes, appends);
   chunk = CHUNK;
+}
+
+/* Journal-only pages (PG_JLOG, journal.c J5): an hflush writes only its record and leaves the
+ * pages dirty; they go home before every ORDERED record, before a journal wrap, when the file
+ * has too many of them, and by fsync. One run mixes all of these on a 256-block journal (it
+ * wraps several times) and a 48-page cache: appends of 4096, 200, 3000 and 5000 bytes to /wal,
+ * each hflushed; every 13th step rewrites a range of /wal already hflushed (same bytes: a
+ * logged page changed again) before the hflush; every 5th an fsync'ed append to /b and every
+ * 7th a create (ORDERED records of other files); every 11th an fsync of /wal. The device
+ * stops applying writes after the k-th (process death), or, with `power`, loses power at the
+ * end (volatile writes, crash mode and seed). After remount fsck is clean, /wal and /b are
+ * prefixes of their content at least as long as the last hflush (process death) or fsync
+ * (power loss) that returned covered, and every create that returned is there. Returns the
+ * writes issued; `wraps` (when not NULL) gets the journal wraps of the run. */
+#define JSTEPS 300
+static uint64_t jlog_run(int64_t k, int power, ulfs_crash_mode mode, uint64_t seed,
+                         uint64_t *wraps) {
+  ulfs_mkfs_opts mo = {.journal_blocks = 256};
+  ulfs_dev *mem = t_memdev(DEV_BYTES, &mo), *dev = mem;
+  if (power) {
+    OK(ulfs_dev_fault_wrap(mem, seed, &dev));
+    OK(ulfs_dev_fault_set_volatile(dev, 1));
+  }
+  ulfs *fs = t_mount(dev, 48 * BS);
+  int w = ulfs_open(fs, "/wal", O_CREAT | O_WRONLY, 0644);
+  int b = ulfs_open(fs, "/b", O_CREAT | O_WRONLY, 0644);
+  CHECK(w >= 0 && b >= 0);
+  static const uint64_t sizes[4] = {4096, 200, 3000, 5000};
+  uint64_t start = ulfs_dev_write_count(dev), wsize = 0, bsize = 0;
+  uint64_t wal_acked = 0, b_acked = 0, creates = 0;
+  if (k >= 0) OK(ulfs_dev_mem_freeze_after(mem, k));
+  ulfs_counters before = counters(fs);
+  for (int i = 0; i < JSTEPS; i++) {
+    bool sync_wal = i % 11 == 10;
+    uint64_t n = sizes[i % 4];
+    append(fs, w, 40, wsize, n);
+    wsize += n;
+    if (i % 13 == 12) append(fs, w, 40, wsize / 3, 1500);
+    OK(sync_wal ? ulfs_fsync(fs, w) : ulfs_hflush(fs, w));
+    bool in = k < 0 || ulfs_dev_write_count(dev) - start <= (uint64_t)k;
+    if (in && (sync_wal || !power)) wal_acked = wsize;
+    if (i % 5 == 4) {
+      append(fs, b, 41, bsize, 1000);
+      bsize += 1000;
+      OK(ulfs_fsync(fs, b));
+      if (k < 0 || ulfs_dev_write_count(dev) - start <= (uint64_t)k) b_acked = bsize;
+    }
+    if (i % 7 == 6) {
+      char name[32];
+      snprintf(name, sizeof name, "/n%d", i);
+      int fd = ulfs_open(fs, name, O_CREAT | O_WRONLY, 0644);
+      CHECK(fd >= 0);
+      OK(ulfs_close(fs, fd));
+      if (k < 0 || ulfs_dev_write_count(dev) - start <= (uint64_t)k) creates = (uint64_t)i + 1;
+    }
+  }
+  if (wraps) *wraps = counters(fs).journal_wraps - before.journal_wraps;
+  uint64_t issued = ulfs_dev_write_count(dev) - start;
+  if (power) OK(ulfs_dev_fault_crash(dev, mode));
+  (void)ulfs_unmount(fs); /* after a cut or a crash it writes nothing */
+  if (power) OK(ulfs_dev_fault_power_on(dev));
+  if (k >= 0) OK(ulfs_dev_mem_freeze_after(mem, -1));
+  t_fsck_clean(dev);
+  fs = t_mount(dev, 48 * BS);
+  uint64_t size = prefix_size(fs, "/wal", 40);
+  CHECK(size >= wal_acked && size <= wsize);
+  size = prefix_size(fs, "/b", 41);
+  CHECK(size >= b_acked && size <= bsize);
+  for (uint64_t i = 6; i < creates; i += 7) {
+    char name[32];
+    ulfs_stat st;
+    snprintf(name, sizeof name, "/n%llu", (unsigned long long)i);
+    OK(ulfs_stat_path(fs, name, &st));
+  }
+  t_unmount_fsck_close(fs, dev);
+  return issued;
+}
+
+static void test_journal_only_pages(void) {
+  /* an hflush of a 4 KB append writes its record and nothing else */
+  ulfs_dev *dev = t_memdev(DEV_BYTES, NULL);
+  ulfs *fs = t_mount(dev, 1u << 20);
+  int w = ulfs_open(fs, "/wal", O_CREAT | O_WRONLY, 0644);
+  CHECK(w >= 0);
+  for (int i = 0; i < 8; i++) {
+    append(fs, w, 6, (uint64_t)i * BS, BS);
+    ulfs_counters c0 = counters(fs);
+    OK(ulfs_hflush(fs, w));
+    ulfs_counters c1 = counters(fs);
+    CHECK(c1.dev_writes == c0.dev_writes + 1 && c1.dev_flushes == c0.dev_flushes);
+  }
+  OK(ulfs_close(fs, w));
+  t_unmount_fsck_close(fs, dev);
+
+  uint64_t wraps, writes = jlog_run(-1, 0, ULFS_CRASH_DROP, 0, &wraps);
+  CHECK(wraps >= 2);
+  for (uint64_t k = 0; k <= writes; k++) jlog_run((int64_t)k, 0, ULFS_CRASH_DROP, 0, NULL);
+  for (uint64_t seed = 1; seed <= 20; seed++) {
+    jlog_run(-1, 1, ULFS_CRASH_DROP, seed, NULL);
+    jlog_run(-1, 1, ULFS_CRASH_SUBSET, seed, NULL);
+    jlog_run(-1, 1, ULFS_CRASH_TORN, seed, NULL);
+  }
+  printf("journal-only pages: process death after each of %llu writes (%llu journal wraps), "
+         "60 power losses: nothing hflushed resp. fsync'ed lost\n",
+         (unsigned long long)writes, (unsigned long long)wraps);
 }
 
 static ulfs_dev *volatile_dev(uint64_t seed) {
@@ -577,6 +682,7 @@ int main(void) {
   test_hflush_write_errors();
   test_chained_files();
   test_power_loss();
+  test_journal_only_pages();
   test_hflush_during_flusher_flush();
   test_hflush_writers_share_blocks();
   test_group_commit_held();
