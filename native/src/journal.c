@@ -51,8 +51,9 @@
  *     as the last ORDERED commit's flush left them, as an earlier replayed record patched
  *     them, or as a write-home of a journal-only page left them (the bytes its records
  *     replay); a block an hflush allocated is logged whole (from byte 0, to the file size on
- *     the last block with ZERO_TAIL), since its home holds none of the page; those of an overflow block as the last record or checkpoint that wrote it left
- *     them, which is the image its next record's ranges are computed against.
+ *     the last block with ZERO_TAIL), since its home holds none of the page; those of an
+ *     overflow block as the last record or checkpoint that wrote it left them, which is the
+ *     image its next record's ranges are computed against.
  *  J7 packing (format version 4): an inode record starts at the journal's byte offset after
  *     the previous record, rounded up to IREC_ALIGN, so successive hflushes share journal
  *     blocks; a block record starts at the next block boundary. A record written into a block
