@@ -17,12 +17,21 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The scanner of a {@link RlsmPartitionChain}: the partitions of the chain concatenated in key
- * order, one partition open at a time. A partition is opened (a scanner on each of its segments,
- * restricted to its range, filtered by HBase's per-file checks and positioned) only when a seek
- * lands in it or the partition before it, in the direction of the scan, runs out; its segments
- * are merged by HBase's own {@link KeyValueHeap} (forward) or {@link ReversedKeyValueHeap}
- * (reversed), so lazy seeks, Bloom filters, MVCC read points and the block cache work as on any
- * store file. Partitions are disjoint ranges, so the concatenation is in key order.
+ * order, one partition open at a time. A partition is opened (HBase's own scanner on each of its
+ * segments that HBase's per-file checks accept, positioned) only when a seek lands in it or the
+ * partition before it, in the direction of the scan, runs out; its segments are merged by HBase's
+ * own {@link KeyValueHeap} (forward) or {@link ReversedKeyValueHeap} (reversed), so lazy seeks,
+ * Bloom filters, MVCC read points and the block cache work as on any store file. Partitions are
+ * disjoint ranges, so the concatenation is in key order.
+ *
+ * <p><b>Range.</b> A segment shared with other partitions (after an index split) holds
+ * superseded rows outside the partition, which must stay hidden. The merged heap returns cells in
+ * key order, so they are kept out on the heap, not per segment: forwards, every cell at or before
+ * the partition's high row comes before any after it, so the partition ends at the heap's first
+ * cell past its high row, and a seek never starts before its low row; backwards, symmetrically.
+ * That is one row comparison per cell returned, and only for a partition with such a segment
+ * ({@link RlsmStoreFileManager.Reading#bounded}); a wrapper on each shared segment cost two per
+ * cell and segment, plus a scanner object and a call layer per cell.
  *
  * <p>Invariant after every call: either the open heap has a cell, or no partition is open and
  * the chain is exhausted in the scan's direction. Its top has always had a real seek, so
@@ -78,9 +87,11 @@ final class RlsmChainScanner extends StoreFileScanner {
   private Cell mark;
   /** Whether the heap may still be in {@link #mark}'s row at or after it (reversed only). */
   private boolean markRowOpen;
+  /** The open partition when its range must be checked on the heap, else null. */
+  private RlsmStoreFileManager.Partition bounds;
   private int partitionsOpened;
   private int segmentScannersOpened;
-  private int rangedScannersOpened;
+  private int boundedPartitionsOpened;
   private boolean closed;
 
   RlsmChainScanner(RlsmPartitionChain chain, long scannerOrder, SegmentOpener opener) {
@@ -103,9 +114,21 @@ final class RlsmChainScanner extends StoreFileScanner {
     return segmentScannersOpened;
   }
 
-  /** Those of the segment scanners that had to be restricted to their partition's range. */
-  int rangedScannersOpened() {
-    return rangedScannersOpened;
+  /** Those of the partitions opened whose range is checked on the heap (a shared segment). */
+  int boundedPartitionsOpened() {
+    return boundedPartitionsOpened;
+  }
+
+  /** The scanners of the open partition's heap, for tests; empty when none is open. */
+  List<KeyValueScanner> openScanners() {
+    List<KeyValueScanner> out = new ArrayList<>();
+    if (heap != null) {
+      out.addAll(heap.getHeap());
+      if (heap.getCurrentForTesting() != null) {
+        out.add(heap.getCurrentForTesting());
+      }
+    }
+    return out;
   }
 
   /** Index of the first partition whose high row is at or after {@code c}'s; size() if none. */
@@ -148,6 +171,7 @@ final class RlsmChainScanner extends StoreFileScanner {
     if (heap != null) {
       retired.add(heap);
       heap = null;
+      bounds = null;
     }
   }
 
@@ -161,14 +185,15 @@ final class RlsmChainScanner extends StoreFileScanner {
     current = i;
     reversed = backwards;
     RlsmStoreFileManager.Partition p = partitions.get(i);
+    bounds = p.reading().bounded ? p : null;
     List<StoreFileScanner> all = opener.open(p, seg -> mayHold(p, seg));
     partitionsOpened++;
     segmentScannersOpened += all.size();
+    if (bounds != null) {
+      boundedPartitionsOpened++;
+    }
     try {
       for (StoreFileScanner s : all) {
-        if (s instanceof RlsmRangeScanner) {
-          rangedScannersOpened++;
-        }
         position.apply(s);
       }
       heap = backwards ? new ReversedKeyValueHeap(all, comparator)
@@ -211,19 +236,44 @@ final class RlsmChainScanner extends StoreFileScanner {
         && comparator.compare(key, mark) >= 0
     ) {
       reuse.apply(heap);
+      mark = key;
     } else if (i == partitions.size()) {
       retire();
       current = i;
+      mark = key;
     } else {
-      open(i, fresh, false);
+      RlsmStoreFileManager.Partition p = partitions.get(i);
+      if (p.reading().bounded && comparator.compareRows(key, p.low, 0, p.low.length) < 0) {
+        // a key in the gap before the partition, where its shared segments hold superseded rows
+        Cell low = PrivateCellUtil.createFirstOnRow(p.low);
+        open(i, s -> s.seek(low), false);
+        mark = low;
+      } else {
+        open(i, fresh, false);
+        mark = key;
+      }
     }
-    mark = key;
     return settleForward();
+  }
+
+  /**
+   * Whether {@code c}, the open heap's top in a forward scan, is a cell of the open partition:
+   * not null and, for a partition with shared segments, not past its high row.
+   */
+  private boolean inForward(Cell c) {
+    return c != null
+      && (bounds == null || comparator.compareRows(c, bounds.high, 0, bounds.high.length) <= 0);
+  }
+
+  /** As {@link #inForward} for a reversed scan: not null and not before the low row. */
+  private boolean inBackward(Cell c) {
+    return c != null
+      && (bounds == null || comparator.compareRows(c, bounds.low, 0, bounds.low.length) >= 0);
   }
 
   /** Opens the following partitions while the open one has run out. */
   private boolean settleForward() throws IOException {
-    while (heap != null && heap.peek() == null) {
+    while (heap != null && !inForward(heap.peek())) {
       retire();
       if (current + 1 >= partitions.size()) {
         current = partitions.size();
@@ -248,12 +298,21 @@ final class RlsmChainScanner extends StoreFileScanner {
     }
     mark = newMark;
     markRowOpen = rowOpen;
+    if (heap != null && bounds != null) {
+      Cell top = heap.peek();
+      if (top != null && comparator.compareRows(top, bounds.high, 0, bounds.high.length) > 0) {
+        // a shared segment's superseded rows above the partition: back to its last row, the
+        // greatest below high + 0x00
+        heap.seekToPreviousRow(
+          PrivateCellUtil.createFirstOnRow(Bytes.add(bounds.high, new byte[1])));
+      }
+    }
     return settleBackward();
   }
 
   /** Opens the preceding partitions, from their high row, while the open one has run out. */
   private boolean settleBackward() throws IOException {
-    while (heap != null && heap.peek() == null) {
+    while (heap != null && !inBackward(heap.peek())) {
       retire();
       if (current <= 0) {
         current = -1;

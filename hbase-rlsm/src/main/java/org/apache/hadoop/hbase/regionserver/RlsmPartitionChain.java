@@ -124,8 +124,9 @@ final class RlsmPartitionChain extends HStoreFile {
         for (int i = 0; i < r.segments.size(); i++) {
           HStoreFile seg = r.segments.get(i);
           if (use.test(seg)) {
-            out.add(RlsmSegmentView.scanner(seg, r.ranges.get(i), pread, cacheBlocks,
-              isCompaction, readPt, i));
+            // no ranges: the chain scanner keeps the merged segments inside the partition
+            out.add(RlsmSegmentView.scanner(seg, null, pread, cacheBlocks, isCompaction, readPt,
+              i));
           }
         }
       } catch (IOException | RuntimeException e) {

@@ -9,7 +9,9 @@ import org.apache.yetus.audience.InterfaceAudience;
  * the partitions listing it, in the layout the read started from. A segment shared by several
  * partitions (after an index split) holds superseded rows outside those ranges, which must stay
  * invisible. A v1 file scans through its own ranged scanner, a v2 file through HBase's scanner,
- * wrapped in {@link RlsmRangeScanner} when there are ranges to keep to.
+ * wrapped in {@link RlsmRangeScanner} when there are ranges to keep to. Compactions pass ranges;
+ * reads pass none, since {@link RlsmChainScanner} keeps a partition's merged segments inside its
+ * range itself.
  */
 @InterfaceAudience.Private
 final class RlsmSegmentView {

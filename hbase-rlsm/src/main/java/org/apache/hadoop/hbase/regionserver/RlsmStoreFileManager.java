@@ -315,28 +315,20 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   /**
    * A partition's segments in the order HBase gives a store's scanners (ascending sequence id,
-   * newest last), each with the range its scanner must keep to: the partition's, for a segment
-   * with rows outside it (shared after an index split, or holding superseded rows), else none, so
-   * that a segment wholly inside its partition is read by HBase's scanner without a wrapper.
+   * newest last), and whether a read must keep to the partition's range: true when a segment has
+   * rows outside it (shared after an index split, or holding superseded rows). The chain scanner
+   * then checks the range once per cell on the merged segments ({@link RlsmChainScanner}), so
+   * every segment is read by HBase's own scanner, without a per-segment wrapper.
    */
   static final class Reading {
     final List<HStoreFile> segments;
-    /** Per segment: the ranges of {@link RlsmSegmentView#scanner}, or null for none. */
-    final List<List<byte[][]>> ranges;
+    final boolean bounded;
 
     Reading(Partition p) {
       List<HStoreFile> segs = new ArrayList<>(p.segments);
       segs.sort(StoreFileComparators.SEQ_ID);
-      List<byte[][]> range = List.<byte[][]> of(new byte[][] { p.low, p.high });
-      List<List<byte[][]>> out = new ArrayList<>(segs.size());
-      for (HStoreFile seg : segs) {
-        byte[] first = firstRow(seg);
-        boolean inside = first != null && Bytes.compareTo(first, p.low) >= 0
-          && Bytes.compareTo(lastRow(seg), p.high) <= 0;
-        out.add(inside ? null : range);
-      }
       this.segments = Collections.unmodifiableList(segs);
-      this.ranges = Collections.unmodifiableList(out);
+      this.bounded = !p.exclusive();
     }
   }
 

@@ -41,13 +41,17 @@ import org.apache.hadoop.hbase.util.Bytes;
  * the write side of the segment bound's trade-off. Run by {@code bench/scripts/read-costs.sh}.
  *
  * <p>Arguments: rows (40,000), rows per flush (1,000), partition split bytes (16 MB),
- * comma-separated segment bounds ({@code hbase.rlsm.partition.max.segments}, 32).
+ * comma-separated segment bounds ({@code hbase.rlsm.partition.max.segments}, 32), rounds (1).
+ * With more than one round every region is loaded first and each round measures all of them,
+ * starting with a different engine each time, so that JIT warm-up and the machine's load fall on
+ * every engine alike; each round prints its own rows. The system properties {@code rc.gets} (3,000)
+ * and {@code rc.scans} (500) set the Gets and short scans per measurement, longer for a profile.
  */
 public final class ReadCostBench {
   private static final byte[] F = Bytes.toBytes("f");
   private static final int FIELDS = 10;
-  private static final int GETS = 3000;
-  private static final int SHORT_SCANS = 500;
+  private static final int GETS = Integer.getInteger("rc.gets", 3000);
+  private static final int SHORT_SCANS = Integer.getInteger("rc.scans", 500);
   private static final com.sun.management.ThreadMXBean THREADS =
     (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
@@ -59,6 +63,7 @@ public final class ReadCostBench {
     int flushRows = args.length > 1 ? Integer.parseInt(args[1]) : 1_000;
     long splitBytes = args.length > 2 ? Long.parseLong(args[2]) : 16L << 20;
     String bounds = args.length > 3 ? args[3] : "32";
+    int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 1;
     HBaseTestingUtility util = new HBaseTestingUtility();
     Configuration conf = util.getConfiguration();
     conf.setFloat("hfile.block.cache.size", 0.3f);
@@ -68,6 +73,8 @@ public final class ReadCostBench {
     System.out.println("| engine | layout | operation | data blocks | Bloom checks "
       + "| cache lookups | allocated B | CPU us |");
     System.out.println("|---|---|---|---|---|---|---|---|");
+    List<HRegion> regions = new ArrayList<>();
+    List<String> layouts = new ArrayList<>();
     List<String> engines = new ArrayList<>();
     engines.add("default");
     for (String b : bounds.split(",")) {
@@ -87,12 +94,25 @@ public final class ReadCostBench {
       HRegion r = HBaseTestingUtility.createRegionAndWAL(
         RegionInfoBuilder.newBuilder(td.getTableName()).build(), util.getDataTestDir(engine),
         conf, td, cache);
-      try {
-        load(r, rows, flushRows);
-        measure(r, engine, layout(r.getStore(F)), rows, cache.getStats());
-      } finally {
+      regions.add(r);
+      load(r, rows, flushRows);
+      layouts.add(layout(r.getStore(F)));
+      if (rounds == 1) {
+        measure(r, engine, layouts.get(0), rows, cache.getStats());
         HBaseTestingUtility.closeRegionAndWAL(r);
+        regions.clear();
+        layouts.clear();
       }
+    }
+    for (int round = 0; round < rounds && !regions.isEmpty(); round++) {
+      for (int k = 0; k < regions.size(); k++) {
+        int e = (k + round) % regions.size();
+        measure(regions.get(e), engines.get(e) + " (round " + (round + 1) + ")", layouts.get(e),
+          rows, cache.getStats());
+      }
+    }
+    for (HRegion r : regions) {
+      HBaseTestingUtility.closeRegionAndWAL(r);
     }
     util.cleanupTestDir();
   }
