@@ -946,9 +946,9 @@ public class RlsmStoreFileManager implements StoreFileManager {
    * and removes them when it commits; RLSM runs one compaction per store at a time, so the files
    * flushed meanwhile wait for it, and counting its inputs too would block flushes for the rest
    * of every range-append that starts near the limit (docs/architecture.md, "Flush path"). The
-   * backlog counted here is what no compaction has started on; Level-0 stays under twice the
-   * limit plus one (a selection takes at most the limit plus one files). The Level-1 partition
-   * and segment counts are in {@link RlsmStoreStats}.
+   * backlog counted here is what no compaction has started on; while one runs, Level-0 holds at
+   * most its inputs and the limit plus one more. The Level-1 partition and segment counts are in
+   * {@link RlsmStoreStats}.
    */
   @Override
   public int getStorefileCount() {
