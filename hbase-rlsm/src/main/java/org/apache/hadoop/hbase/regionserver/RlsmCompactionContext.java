@@ -75,6 +75,8 @@ final class RlsmCompactionContext extends CompactionContext {
     if (!filesCompacting.isEmpty()) {
       return false;
     }
+    // HBase marks no compaction of this store running: one whose commit failed left its inputs
+    storeFileManager.compactionEnded();
     state = storeFileManager.state();
     List<PartitionSummary> before = state.partitionSummaries();
     try {
@@ -137,15 +139,25 @@ final class RlsmCompactionContext extends CompactionContext {
         + " files a coprocessor forced; nothing was changed");
     }
     long start = EnvironmentEdgeManager.currentTime();
+    // the Level-0 inputs leave Level-0 when this commits (RlsmStoreFileManager.getStorefileCount)
+    storeFileManager.compactionStarted(request.getFiles());
+    RlsmCompactionRunner.Result r;
     List<CompactionPlan.Target> targets;
+    boolean written = false;
     try {
-      targets = plan.targets(new RlsmStoreRows(state));
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
+      try {
+        targets = plan.targets(new RlsmStoreRows(state));
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
+      }
+      r = new RlsmCompactionRunner(store, state, plan, targets, retired, checkpoint)
+        .run(request, throughputController, user);
+      written = true;
+    } finally {
+      if (!written) {
+        storeFileManager.compactionEnded();
+      }
     }
-    RlsmCompactionRunner.Result r = new RlsmCompactionRunner(store, state, plan, targets, retired,
-      checkpoint)
-      .run(request, throughputController, user);
     long millis = EnvironmentEdgeManager.currentTime() - start;
     long retiredBytes = 0;
     long folded = 0;

@@ -590,6 +590,13 @@ public class RlsmStoreFileManager implements StoreFileManager {
   private volatile State state = State.EMPTY;
   /** Files compacted away, not yet archived; replaced under the store's write lock. */
   private volatile ImmutableList<HStoreFile> compactedFiles = ImmutableList.of();
+  /**
+   * The Level-0 files the store's running compaction reads (RLSM runs one compaction per store at
+   * a time), empty when none runs: {@link #getStorefileCount} leaves them out. Set when the
+   * compaction starts writing, cleared when it commits or fails, or when HBase selects the next
+   * one with no compaction marked running; read by the flusher without the store lock.
+   */
+  private volatile Set<HStoreFile> compactingLevel0 = Collections.emptySet();
 
   RlsmStoreFileManager(RlsmCompactionPlanner planner, CompactionUrgency urgency,
     RlsmStoreStats stats, Scope scope, boolean masterSplitsAsRlsm, CellComparator comparator) {
@@ -885,6 +892,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
     live.addAll(state.all);
     compacted.stream().filter(live::contains).forEach(retired::add);
     state = next;
+    compactionEnded();
     retired.forEach(HStoreFile::markCompactedAway);
     compactedFiles = ImmutableList.sortedCopyOf(ORDER, Iterables.concat(compactedFiles, retired));
   }
@@ -921,15 +929,54 @@ public class RlsmStoreFileManager implements StoreFileManager {
   }
 
   /**
-   * Level-0 files only. HBase blocks flushes when this count exceeds
-   * {@code hbase.hstore.blockingStoreFiles} ({@code HStore.hasTooManyStoreFiles}), and reports it
-   * as the store's file count; Level-1 segments grow with the data by design and are bounded per
-   * partition by the planner, so only Level-0 depth says that compaction is behind. The Level-1
-   * partition and segment counts are in {@link RlsmStoreStats}.
+   * Level-0 files that no running compaction reads. HBase blocks flushes when this count exceeds
+   * {@code hbase.hstore.blockingStoreFiles} ({@code HStore.hasTooManyStoreFiles}: the flusher
+   * requeues the flush until a compaction lowers it, so the memstore fills and writes are
+   * refused as too busy), and reports it as the store's file count. Level-1 segments grow with
+   * the data by design and are bounded per partition by the planner, so only Level-0 depth says
+   * that compaction is behind. A running range-append already takes every Level-0 file it found
+   * and removes them when it commits; RLSM runs one compaction per store at a time, so the files
+   * flushed meanwhile wait for it, and counting its inputs too would block flushes for the rest
+   * of every range-append that starts near the limit (docs/architecture.md, "Flush path"). The
+   * backlog counted here is what no compaction has started on; while one runs, Level-0 holds at
+   * most its inputs and the limit plus one more. The Level-1 partition and segment counts are in
+   * {@link RlsmStoreStats}.
    */
   @Override
   public int getStorefileCount() {
-    return state.level0.size();
+    State s = state;
+    Set<HStoreFile> compacting = compactingLevel0;
+    if (compacting.isEmpty()) {
+      return s.level0.size();
+    }
+    int n = 0;
+    for (HStoreFile f : s.level0) {
+      if (!compacting.contains(f)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Called when the store's compaction starts writing: its Level-0 inputs among {@code files}
+   * stop counting toward blocking flushes until {@link #compactionEnded}.
+   */
+  void compactionStarted(Collection<HStoreFile> files) {
+    Set<HStoreFile> level0 = Collections.newSetFromMap(new IdentityHashMap<>());
+    level0.addAll(state.level0);
+    Set<HStoreFile> inputs = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (HStoreFile f : files) {
+      if (level0.contains(f)) {
+        inputs.add(f);
+      }
+    }
+    compactingLevel0 = inputs;
+  }
+
+  /** The store's compaction committed or failed, or none runs: every Level-0 file counts. */
+  void compactionEnded() {
+    compactingLevel0 = Collections.emptySet();
   }
 
   @Override
