@@ -125,6 +125,20 @@ static void test_records_share_blocks(void) {
  * issued; `blocks` (when not NULL) gets the journal blocks the last 12 hflushes began. */
 #define TURNS 20
 static ulfs_dev *volatile_dev(uint64_t seed);
+
+/* Ends a crash run: a power cut of the volatile device `dev` (power), an unmount, which writes
+ * nothing after the cut or once the memory device `mem` froze (k >= 0), the device restored and
+ * checked; returns the file system mounted again with `cache` bytes of page cache. */
+static ulfs *crash_and_remount(ulfs *fs, ulfs_dev *dev, ulfs_dev *mem, int power,
+                               ulfs_crash_mode mode, int64_t k, uint64_t cache) {
+  if (power) OK(ulfs_dev_fault_crash(dev, mode));
+  (void)ulfs_unmount(fs); /* after a cut or a crash it writes nothing */
+  if (power) OK(ulfs_dev_fault_power_on(dev));
+  if (k >= 0) OK(ulfs_dev_mem_freeze_after(mem, -1));
+  t_fsck_clean(dev);
+  return t_mount(dev, cache);
+}
+
 static uint64_t chained_run(int64_t k, int power, ulfs_crash_mode mode, uint64_t seed,
                             uint64_t *blocks) {
   ulfs_dev *dev = power ? volatile_dev(seed) : t_memdev(DEV_BYTES, NULL);
@@ -151,12 +165,8 @@ static uint64_t chained_run(int64_t k, int power, ulfs_crash_mode mode, uint64_t
   }
   if (blocks) *blocks = counters(fs).journal_blocks - before.journal_blocks;
   uint64_t issued = ulfs_dev_write_count(dev) - start;
-  if (power) OK(ulfs_dev_fault_crash(dev, mode));
-  (void)ulfs_unmount(fs); /* after a cut or a crash it writes nothing */
-  if (power) OK(ulfs_dev_fault_power_on(dev));
-  if (k >= 0) OK(ulfs_dev_mem_freeze_after(dev, -1));
-  t_fsck_clean(dev);
-  fs = t_mount(dev, 1u << 20);
+  /* power and k >= 0 never meet here, so with k >= 0 `dev` is the memory device */
+  fs = crash_and_remount(fs, dev, dev, power, mode, k, 1u << 20);
   for (int f = 0; f < 2; f++) {
     uint64_t size = prefix_size(fs, names[f], 30 + (uint32_t)f);
     CHECK(size >= (power ? 0 : acked[f]));
@@ -346,12 +356,7 @@ static uint64_t jlog_run(int64_t k, int power, ulfs_crash_mode mode, uint64_t se
   }
   if (wraps) *wraps = counters(fs).journal_wraps - before.journal_wraps;
   uint64_t issued = ulfs_dev_write_count(dev) - start;
-  if (power) OK(ulfs_dev_fault_crash(dev, mode));
-  (void)ulfs_unmount(fs); /* after a cut or a crash it writes nothing */
-  if (power) OK(ulfs_dev_fault_power_on(dev));
-  if (k >= 0) OK(ulfs_dev_mem_freeze_after(mem, -1));
-  t_fsck_clean(dev);
-  fs = t_mount(dev, 48 * BS);
+  fs = crash_and_remount(fs, dev, mem, power, mode, k, 48 * BS);
   uint64_t size = prefix_size(fs, "/wal", 40);
   CHECK(size >= wal_acked && size <= wsize);
   size = prefix_size(fs, "/b", 41);
