@@ -195,6 +195,7 @@ public class RlsmStoreStats {
       + "deepest=%d",
       getFlushBytes(), getAppendBytes(), getManifestBytes(), getSplitBytes(), getMergeBytes(),
       getCleanupBytes(), getMajorBytes(), getLeaveBytes(), getCompactionReadBytes(),
-      getFoldedBytes(), getFreedBytes(), getCompactions(), getLinkedFiles(), partitions, segments, deepestPartition);
+      getFoldedBytes(), getFreedBytes(), getCompactions(), getLinkedFiles(), partitions, segments,
+      deepestPartition);
   }
 }

@@ -102,8 +102,8 @@ final class ScaleTimeline implements AutoCloseable {
     maxDeepest = Math.max(maxDeepest, deepest);
     double t = (System.nanoTime() - start) / 1e9;
     double userMb = WriteAmplificationBench.mb(userBytes.get());
-    long blocked = blockedMs() - blockedMs0;
-    long tooBusy = region.getBlockedRequestsCount() - tooBusy0;
+    long blocked = blockedMillis();
+    long tooBusy = tooBusy();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     rows.add(String.format(Locale.ROOT, "%s,%s,%.0f,%.1f,%d,%d,%d,%d,%d,%.1f,%d,%d,%.0f", engine,
       phase, t, userMb, files, blocking, partitions, segments, deepest,
