@@ -2,6 +2,7 @@ package org.apache.hadoop.hbase.regionserver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -496,6 +497,25 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return out;
     }
 
+    /**
+     * The partitions' summaries, each computed when the caller first asks for it: the planner's
+     * {@code needsCompaction} stops at the first sign of work (Level-0 depth first), so a flush
+     * commit that finds Level-0 at the trigger does not learn a partition's summary first.
+     */
+    List<PartitionSummary> lazySummaries() {
+      return new AbstractList<PartitionSummary>() {
+        @Override
+        public PartitionSummary get(int i) {
+          return partitions.get(i).summary();
+        }
+
+        @Override
+        public int size() {
+          return partitions.size();
+        }
+      };
+    }
+
     List<PartitionSummary> partitionSummaries() {
       List<PartitionSummary> out = new ArrayList<>(partitions.size());
       for (Partition p : partitions) {
@@ -619,7 +639,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
 
   /** References are always work: they must be rewritten before the region can split again. */
   private boolean hasWork(State s) {
-    return s.references || planner.needsCompaction(s.level0Summaries(), s.partitionSummaries());
+    return s.references || planner.needsCompaction(s.level0Summaries(), s.lazySummaries());
   }
 
   /**

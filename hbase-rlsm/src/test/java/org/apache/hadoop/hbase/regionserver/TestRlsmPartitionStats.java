@@ -8,15 +8,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
 import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
 import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.AfterClass;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -119,5 +122,84 @@ public class TestRlsmPartitionStats {
       assertEquals(before.get(i).toString(), after.get(i).stats().toString());
     }
     HBaseTestingUtility.closeRegionAndWAL(r);
+  }
+
+  /**
+   * A range-append that widens a partition holding segments shared with its neighbour (rows
+   * falling between an index split's halves, or past the last partition) records the
+   * partition's statistics in its manifest: after every compaction every partition's are
+   * recorded, and the question a flush commit asks ({@code needsCompaction}, on the flusher
+   * thread while the region may be over its blocking memstore size) reads no data block. Before,
+   * such a partition had none recorded and that question read all of its rows.
+   */
+  @Test
+  public void widenedSharedPartitionKeepsRecordedStatistics() throws IOException {
+    String table = "partition_stats_widened";
+    TableDescriptor td = RlsmLayouts.smallPartitions(table);
+    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+    HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(table),
+      UTIL.getConfiguration(), td);
+    int[] widenedShared = { 0 };
+    RlsmLayouts.Settling checked = region -> {
+      HStore store = region.getStore(F);
+      for (int i = 0; i < 50 && store.getStoreEngine().needsCompaction(List.of()); i++) {
+        RlsmStoreFileManager.State before = files(region).state();
+        region.compact(false);
+        RlsmStoreFileManager.State after = files(region).state();
+        widenedShared[0] += widenedShared(before, after);
+        for (RlsmStoreFileManager.Partition p : after.partitions) {
+          assertTrue(p + " has recorded statistics", p.recorded);
+        }
+        long reads = HFile.DATABLOCK_READ_COUNT.sum();
+        store.getStoreEngine().needsCompaction(List.of());
+        store.getCompactPriority();
+        assertEquals("data blocks read by a flush commit's questions after " + after.partitions,
+          0, HFile.DATABLOCK_READ_COUNT.sum() - reads);
+        for (RlsmStoreFileManager.Partition p : after.partitions) {
+          RowStats recorded = p.summary().stats();
+          RowStats read = p.readSummary().stats();
+          assertEquals(p + " entries", read.entries(), recorded.entries());
+          assertEquals(p + " distinct rows", read.distinctRows(), recorded.distinctRows());
+        }
+      }
+    };
+    // even rows until partitions split by index, then the odd rows between them: an odd row
+    // next to a split's median falls between the halves and widens one of them
+    byte[] pad = Bytes.toBytes("x".repeat(100));
+    for (int round = 0; round < 3; round++) {
+      for (int f = 0; f < 3; f++) {
+        for (int i = 2 * f + (round < 1 ? 0 : 1); i < 2400; i += 6) {
+          r.put(new Put(RlsmTestRows.row(i)).addColumn(F, RlsmLayouts.Q,
+            Bytes.add(RlsmTestRows.value(i), Bytes.toBytes("/" + round), pad)));
+        }
+        r.flush(true);
+      }
+      checked.settle(r);
+    }
+    LOG.info("partitions widened over shared segments: {}", widenedShared[0]);
+    assertTrue("the load widened a partition over shared segments", widenedShared[0] > 0);
+    HBaseTestingUtility.closeRegionAndWAL(r);
+  }
+
+  /**
+   * Partitions of {@code after} that keep every segment of a partition of {@code before} that
+   * shared one with a neighbour, over a wider range.
+   */
+  private static int widenedShared(RlsmStoreFileManager.State before,
+    RlsmStoreFileManager.State after) {
+    int n = 0;
+    for (RlsmStoreFileManager.Partition old : before.partitions) {
+      boolean shared = old.segments.stream().anyMatch(seg -> before.partitions.stream()
+        .anyMatch(o -> o != old && o.segments.contains(seg)));
+      for (RlsmStoreFileManager.Partition p : after.partitions) {
+        boolean wider = Bytes.compareTo(p.low, old.low) <= 0
+          && Bytes.compareTo(p.high, old.high) >= 0
+          && !(Bytes.equals(p.low, old.low) && Bytes.equals(p.high, old.high));
+        if (shared && wider && p.segments.containsAll(old.segments)) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 }

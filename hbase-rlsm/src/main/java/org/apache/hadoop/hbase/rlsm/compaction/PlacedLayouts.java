@@ -72,13 +72,15 @@ final class PlacedLayouts {
         if (foldKeep == 0) {
           targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
         } else if (foldKeep > 0) {
-          RowStats kept = sameRangeOrExclusive(p, r) ? p.keptBefore(foldKeep) : null;
-          targets.add(new Target(r.low, r.high, p.segments.subList(0, foldKeep), kept));
+          List<String> keep = p.segments.subList(0, foldKeep);
+          targets.add(new Target(r.low, r.high, keep,
+            widened(p, r, keep, p.keptBefore(foldKeep), rows)));
         } else {
           List<FileSummary> l = links.getOrDefault(p, List.of());
           List<String> keep = new ArrayList<>(p.segments);
           l.forEach(v -> keep.add(v.name));
-          targets.add(new Target(r.low, r.high, keep, keptStats(p, r, l)));
+          targets.add(new Target(r.low, r.high, keep,
+            plusLinked(widened(p, r, p.segments, p.stats, rows), l)));
         }
       }
       return targets;
@@ -86,22 +88,58 @@ final class PlacedLayouts {
   }
 
   /**
-   * Whether the partition's statistics hold for its range after an append: the range is the old
-   * one, or a wider one (gap rows) and no segment holds rows outside the old range.
+   * The statistics of {@code segments} (some of partition {@code p}'s) inside {@code r}, the
+   * range {@code p} has after an append: {@code inRange}, theirs inside {@code p}'s range, plus
+   * the rows they hold in what the append added to the range (gap rows below its low or above
+   * its high), read here on the compaction thread. Only a segment reaching past its partition's
+   * range (shared after an index split) can hold such rows; the gap between an index split's
+   * halves holds none of the split's rows, so the read is short. Null when {@code inRange} is.
+   * Without this the manifest would record no statistics for a widened shared partition, and the
+   * next flush commit would read all its rows to learn them ({@code needsCompaction} on the
+   * flusher thread; docs/architecture.md, "Partition statistics").
    */
-  private static boolean sameRangeOrExclusive(PartitionSummary p, RowPlacement.Range r) {
-    return p.exclusive || (Bytes.equals(r.low, p.low) && Bytes.equals(r.high, p.high));
+  private static RowStats widened(PartitionSummary p, RowPlacement.Range r, List<String> segments,
+    RowStats inRange, RowSource rows) {
+    boolean below = Bytes.compareTo(r.low, p.low) < 0;
+    boolean above = Bytes.compareTo(r.high, p.high) > 0;
+    if (inRange == null || p.exclusive || (!below && !above)) {
+      return inRange;
+    }
+    RowSketch added = new RowSketch();
+    long entries = 0;
+    long bytes = 0;
+    for (String seg : segments) {
+      long n = 0;
+      if (below) {
+        n += addRows(rows.rows(seg, r.low, p.low), p.low, added);
+      }
+      if (above) {
+        n += addRows(rows.rows(seg, p.high, r.high), p.high, added);
+      }
+      entries += n;
+      bytes += n * rows.length(seg) / Math.max(1, rows.rowCount(seg));
+    }
+    return inRange.plus(new RowStats(entries, bytes, added));
+  }
+
+  /** Adds {@code rows} but {@code bound} (the old range's own bound) to the sketch; the count. */
+  private static long addRows(byte[][] rows, byte[] bound, RowSketch sketch) {
+    long n = 0;
+    for (byte[] row : rows) {
+      if (!Bytes.equals(row, bound)) {
+        sketch.add(row);
+        n++;
+      }
+    }
+    return n;
   }
 
   /**
-   * Statistics of a partition's segments and its linked files inside its range after an append
-   * (the old range or a wider one), or null when unknown: a wider range may hold more rows of a
-   * segment shared with a neighbour, and a file without a sketch has no statistics. Linked files
-   * lie inside the old range.
+   * {@code kept} plus the statistics of a partition's linked files (they lie inside its old
+   * range), or null when either is unknown (a file without a sketch has no statistics).
    */
-  private static RowStats keptStats(PartitionSummary p, RowPlacement.Range r,
-    List<FileSummary> linked) {
-    RowStats s = sameRangeOrExclusive(p, r) ? p.stats : null;
+  private static RowStats plusLinked(RowStats kept, List<FileSummary> linked) {
+    RowStats s = kept;
     for (FileSummary f : linked) {
       RowStats fs = f.stats();
       s = s == null || fs == null ? null : s.plus(fs);
