@@ -349,13 +349,17 @@ rlsm_poll() {
 # rlsm_cluster_bench HEAP FILTER CLASS ARGS...: runs the mini-cluster benchmark CLASS (simple name,
 # package org.apache.hadoop.hbase.rlsm.bench.cluster in bench/cluster) with heap HEAP, the test
 # log4j settings and the native library, passing only stderr lines that match the extended regex
-# FILTER (progress) through; docs/bench-data/ exists afterwards for its CSV.
+# FILTER (progress) through; docs/bench-data/ exists afterwards for its CSV. RLSM_JAVA_OPTS adds
+# JVM options (a JFR recording, say).
 rlsm_cluster_bench() {
   local heap="$1" filter="$2" class="$3"
   shift 3
   rlsm_module_classpath bench/cluster
   mkdir -p "$RLSM_REPO/docs/bench-data"
-  "$RLSM_JAVA" "-Xmx$heap" "${RLSM_JDK17_FLAGS[@]}" \
+  # RLSM_JAVA_OPTS is split on blanks on purpose: it is a list of JVM options.
+  local -a extra
+  read -r -a extra <<< "$RLSM_JAVA_OPTS"
+  "$RLSM_JAVA" "-Xmx$heap" "${RLSM_JDK17_FLAGS[@]}" "${extra[@]}" \
     "-Dlog4j.configuration=file:$RLSM_MODULE/src/test/resources/log4j.properties" \
     "-Djava.library.path=$RLSM_NATIVE_DIR" -cp "$CP" \
     "org.apache.hadoop.hbase.rlsm.bench.cluster.$class" "$@" \

@@ -142,17 +142,28 @@ public final class ReadCostBench {
   private static String layout(HStore store) {
     String files = store.getStorefiles().size() + " files";
     if (!(store.getStoreEngine() instanceof RlsmStoreEngine)) {
-      // HBase counts cell bytes: about the file bytes of uncompressed files
       return String.format(Locale.ROOT, "%s; compactions rewrote %.2f B per flushed B", files,
-        (store.getCompactedCellsSize() + store.getMajorCompactedCellsSize())
-          / (double) store.getFlushedCellsSize());
+        compactedPerFlushed(store));
+    }
+    RlsmStoreStats s = ((RlsmStoreEngine) store.getStoreEngine()).getStats();
+    return String.format(Locale.ROOT, "%s: %d partitions, %d segments, deepest %d; "
+      + "compactions wrote %.2f B per flushed B", files, s.getPartitions(), s.getSegments(),
+      s.getDeepestPartition(), compactedPerFlushed(store));
+  }
+
+  /**
+   * Bytes the store's compactions wrote per byte its flushes wrote: RLSM's own counters, or for
+   * HBase's engines the cell bytes HBase counts (about the file bytes of uncompressed files).
+   */
+  static double compactedPerFlushed(HStore store) {
+    if (!(store.getStoreEngine() instanceof RlsmStoreEngine)) {
+      return (store.getCompactedCellsSize() + store.getMajorCompactedCellsSize())
+        / (double) store.getFlushedCellsSize();
     }
     RlsmStoreStats s = ((RlsmStoreEngine) store.getStoreEngine()).getStats();
     long compacted = s.getAppendBytes() + s.getManifestBytes() + s.getSplitBytes()
       + s.getMergeBytes() + s.getCleanupBytes() + s.getMajorBytes();
-    return String.format(Locale.ROOT, "%s: %d partitions, %d segments, deepest %d; "
-      + "compactions wrote %.2f B per flushed B", files, s.getPartitions(), s.getSegments(),
-      s.getDeepestPartition(), compacted / (double) s.getFlushBytes());
+    return compacted / (double) s.getFlushBytes();
   }
 
   private static void measure(HRegion r, String engine, String layout, int rows, CacheStats cs)

@@ -14,6 +14,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.MemoryCompactionPolicy;
 import org.apache.hadoop.hbase.TableName;
@@ -323,14 +324,8 @@ public final class WriteAmplificationBench {
     try (BufferedMutator m = util.getConnection().getBufferedMutator(tn)) {
       long i = 0;
       while (userBytes < userTarget) {
-        byte[] row = rowKey(rnd.nextLong() & Long.MAX_VALUE);
-        Put p = new Put(row).setDurability(Durability.SKIP_WAL);
-        for (int c = 0; c < 10; c++) {
-          rnd.nextBytes(value);
-          byte[] q = Bytes.toBytes("field" + c);
-          p.addColumn(F, q, value.clone());
-          userBytes += row.length + q.length + value.length;
-        }
+        Put p = record(rnd, value);
+        userBytes += userBytes(p);
         long callStart = System.nanoTime();
         m.mutate(p);
         progress.call(System.nanoTime() - callStart);
@@ -342,6 +337,30 @@ public final class WriteAmplificationBench {
       }
     }
     return userBytes;
+  }
+
+  /**
+   * One row of the load: a random key, 10 fields of 100 random bytes, without WAL; {@code value}
+   * is scratch space of 100 bytes.
+   */
+  static Put record(Random rnd, byte[] value) {
+    Put p = new Put(rowKey(rnd.nextLong() & Long.MAX_VALUE)).setDurability(Durability.SKIP_WAL);
+    for (int c = 0; c < 10; c++) {
+      rnd.nextBytes(value);
+      p.addColumn(F, Bytes.toBytes("field" + c), value.clone());
+    }
+    return p;
+  }
+
+  /** The user bytes of a put: row + qualifier + value of every cell. */
+  static long userBytes(Put p) {
+    long n = 0;
+    for (List<Cell> cells : p.getFamilyCellMap().values()) {
+      for (Cell c : cells) {
+        n += c.getRowLength() + c.getQualifierLength() + c.getValueLength();
+      }
+    }
+    return n;
   }
 
   /** The load's row key for a non-negative {@code n}: keys sort in number order. */
