@@ -11,12 +11,14 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
@@ -123,6 +125,60 @@ public class TestRlsmRowCursor {
         Thread.interrupted();
       }
       assertFalse(Thread.currentThread().isInterrupted());
+    } finally {
+      HBaseTestingUtility.closeRegionAndWAL(r);
+    }
+  }
+
+  /**
+   * Reading every row of a file (the compaction's layout step, a partition summary) reads each
+   * data block about as often as a plain scan of its cells does, not once per row: the reseek
+   * past each row stays inside the block it is in. Rows far wider than a block are skipped and,
+   * like every row, returned once.
+   */
+  @Test
+  public void readsEachBlockAboutOnceAndSkipsWideRows() throws IOException {
+    String name = "row_cursor_blocks";
+    TableDescriptor td = RlsmTables.configure(TableDescriptorBuilder
+      .newBuilder(TableName.valueOf(name))).setColumnFamily(RlsmTables.familyBuilder(F)
+        .setBlocksize(4096).build()).build();
+    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+    HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(name),
+      UTIL.getConfiguration(), td);
+    try {
+      int rows = 2000;
+      for (int i = 0; i < rows; i++) {
+        Put p = new Put(RlsmTestRows.row(i));
+        int columns = i % 250 == 7 ? 300 : 3; // a few rows spanning several blocks
+        for (int c = 0; c < columns; c++) {
+          p.addColumn(F, Bytes.toBytes("q" + c), RlsmTestRows.value(i));
+        }
+        r.put(p);
+      }
+      r.flush(true);
+      HStoreFile f = hfileBacked(r);
+      long before = HFile.DATABLOCK_READ_COUNT.sum();
+      StoreFileScanner plain = f.getPreadScanner(false, Long.MAX_VALUE, 0, false);
+      try {
+        plain.seek(PrivateCellUtil.createFirstOnRow(new byte[0]));
+        while (plain.next() != null) {
+          plain.shipped();
+        }
+      } finally {
+        plain.close();
+      }
+      long scanReads = HFile.DATABLOCK_READ_COUNT.sum() - before;
+      before = HFile.DATABLOCK_READ_COUNT.sum();
+      try (RlsmRowCursor c = RlsmRowCursor.open(f, null, null)) {
+        for (int i = 0; i < rows; i++) {
+          assertArrayEquals("row " + i, RlsmTestRows.row(i), c.next());
+        }
+        assertNull(c.next());
+      }
+      long cursorReads = HFile.DATABLOCK_READ_COUNT.sum() - before;
+      assertTrue("a file of several blocks: " + scanReads, scanReads > 20);
+      assertTrue("data blocks read by the cursor " + cursorReads + ", by a scan " + scanReads,
+        cursorReads <= 2 * scanReads);
     } finally {
       HBaseTestingUtility.closeRegionAndWAL(r);
     }

@@ -16,6 +16,8 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.io.hfile.BlockCache;
+import org.apache.hadoop.hbase.io.hfile.BlockCacheFactory;
 import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HStore;
 
@@ -28,7 +30,8 @@ import org.apache.hadoop.hbase.regionserver.HStore;
  * ({@code HRegion.flush}) and then runs compactions until the store needs none
  * ({@code HRegion.compact}), all on the calling thread, so the thread's CPU time and bytes
  * allocated are the puts', the flush's and the compactions' alone. A local region has no
- * handlers, flusher or compaction threads and no RPC. Rounds take the engines in turn, starting
+ * handlers, flusher or compaction threads and no RPC; the regions share an on-heap BlockCache as a
+ * RegionServer's share one. Rounds take the engines in turn, starting
  * with another each round, so JIT warm-up and the machine's load fall on every engine alike.
  *
  * <p>What it answers: where the CPU of a write-heavy load goes per MB of memstore data, so the
@@ -85,6 +88,9 @@ public final class IngestCostBench {
     HBaseTestingUtility util = new HBaseTestingUtility();
     Configuration conf = util.getConfiguration();
     long flushBytes = (long) flushMb << 20;
+    // a RegionServer's on-heap BlockCache (HBase's default share of the heap): index and Bloom
+    // blocks are cached as a server caches them; compactions read data blocks without caching
+    BlockCache cache = BlockCacheFactory.createBlockCache(conf);
     List<HRegion> regions = new ArrayList<>();
     List<Totals> totals = new ArrayList<>();
     for (String engine : engines) {
@@ -92,7 +98,7 @@ public final class IngestCostBench {
         TableName.valueOf("ingest_" + engine.replace('-', '_')), engine, 4 * flushBytes);
       regions.add(HBaseTestingUtility.createRegionAndWAL(
         RegionInfoBuilder.newBuilder(td.getTableName()).build(), util.getDataTestDir(engine),
-        conf, td));
+        conf, td, cache));
       totals.add(new Totals());
     }
     Random rnd = new Random(11);
