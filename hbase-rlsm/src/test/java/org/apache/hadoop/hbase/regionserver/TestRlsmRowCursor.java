@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
@@ -50,13 +51,18 @@ public class TestRlsmRowCursor {
     UTIL.cleanupTestDir();
   }
 
-  private static HRegion region(String name) throws IOException {
+  /** An empty local region of table {@code name} with one RLSM family. */
+  private static HRegion emptyRegion(String name, ColumnFamilyDescriptor family)
+    throws IOException {
     TableDescriptor td = RlsmTables.configure(TableDescriptorBuilder
-      .newBuilder(TableName.valueOf(name))).setColumnFamily(RlsmTables.familyBuilder(F)
-        .setMaxVersions(3).build()).build();
+      .newBuilder(TableName.valueOf(name))).setColumnFamily(family).build();
     RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
-    HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(name),
+    return HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(name),
       UTIL.getConfiguration(), td);
+  }
+
+  private static HRegion region(String name) throws IOException {
+    HRegion r = emptyRegion(name, RlsmTables.familyBuilder(F).setMaxVersions(3).build());
     for (int version = 1; version <= 3; version++) {
       for (int i = 0; i < ROWS; i++) {
         Put p = new Put(RlsmTestRows.row(i));
@@ -138,13 +144,8 @@ public class TestRlsmRowCursor {
    */
   @Test
   public void readsEachBlockAboutOnceAndSkipsWideRows() throws IOException {
-    String name = "row_cursor_blocks";
-    TableDescriptor td = RlsmTables.configure(TableDescriptorBuilder
-      .newBuilder(TableName.valueOf(name))).setColumnFamily(RlsmTables.familyBuilder(F)
-        .setBlocksize(4096).build()).build();
-    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
-    HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(name),
-      UTIL.getConfiguration(), td);
+    HRegion r =
+      emptyRegion("row_cursor_blocks", RlsmTables.familyBuilder(F).setBlocksize(4096).build());
     try {
       int rows = 2000;
       for (int i = 0; i < rows; i++) {
