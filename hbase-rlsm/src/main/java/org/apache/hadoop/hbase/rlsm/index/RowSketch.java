@@ -5,9 +5,6 @@ import org.apache.hadoop.hbase.rlsm.format.ByteReader;
 import org.apache.hadoop.hbase.rlsm.format.ByteWriter;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 
-import org.apache.hbase.thirdparty.com.google.common.hash.HashFunction;
-import org.apache.hbase.thirdparty.com.google.common.hash.Hashing;
-
 /**
  * A mergeable estimate of the number of distinct row keys in a set of files: HyperLogLog
  * (Flajolet et al. 2007) with {@value #PRECISION}-bit register indexes over a 64-bit row hash,
@@ -34,7 +31,6 @@ public final class RowSketch {
   private static final int MAX_RANK = Long.SIZE - PRECISION + 1;
   private static final int FORM_EXACT = 1;
   private static final int FORM_DENSE = 2;
-  private static final HashFunction HASH = Hashing.murmur3_128();
 
   /** Sorted distinct hashes while exact (the first {@link #size} are used); null when dense. */
   private long[] hashes;
@@ -52,7 +48,7 @@ public final class RowSketch {
    * seed 0. Part of the on-disk format.
    */
   public static long hash(byte[] b, int off, int len) {
-    return HASH.hashBytes(b, off, len).asLong();
+    return RowHash.murmur3x64h1(b, off, len);
   }
 
   public void add(byte[] row) {

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.testclassification.IOTests;
@@ -15,6 +16,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.experimental.categories.Category;
+
+import org.apache.hbase.thirdparty.com.google.common.hash.HashFunction;
+import org.apache.hbase.thirdparty.com.google.common.hash.Hashing;
 
 /** The distinct-row sketch: exact while small, HyperLogLog's error bound, merge, encoding. */
 @Category({ SmallTests.class, IOTests.class })
@@ -43,6 +47,25 @@ public class TestRowSketch {
     // MurmurHash3_x64_128("hello", seed 0) = 029bbd41b3a7d8cb 191dae486a901e5b (bytes)
     byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
     assertEquals(0xcbd8a7b341bd9b02L, RowSketch.hash(hello, 0, hello.length));
+  }
+
+  /**
+   * The allocation-free hash equals Guava's MurmurHash3 x64 128 (which the format's first
+   * writers used) for every tail length, at any offset, on random bytes.
+   */
+  @Test
+  public void hashEqualsGuavasMurmur3() {
+    HashFunction guava = Hashing.murmur3_128();
+    Random rnd = new Random(5);
+    for (int len = 0; len <= 80; len++) {
+      for (int trial = 0; trial < 50; trial++) {
+        byte[] b = new byte[len + 7];
+        rnd.nextBytes(b);
+        int off = rnd.nextInt(8);
+        assertEquals("length " + len + " at " + off, guava.hashBytes(b, off, len).asLong(),
+          RowSketch.hash(b, off, len));
+      }
+    }
   }
 
   @Test
