@@ -115,7 +115,8 @@ public final class RowHash {
     return Long.rotateLeft(k2 * c2, 33) * c1;
   }
 
-  private static long fmix64(long k) {
+  /** MurmurHash3's 64-bit finaliser: every bit of {@code k} affects every bit of the result. */
+  public static long fmix64(long k) {
     k ^= k >>> 33;
     k *= 0xff51afd7ed558ccdL;
     k ^= k >>> 33;

@@ -1,6 +1,7 @@
 package org.apache.hadoop.hbase.rlsm.bench.cluster;
 
 import java.util.Random;
+import org.apache.hadoop.hbase.rlsm.index.RowHash;
 
 /**
  * Record numbers in {@code [0, n)} drawn from YCSB's scrambled Zipfian distribution (constant
@@ -47,11 +48,6 @@ final class ZipfianIndex {
 
   /** A 64-bit finaliser (MurmurHash3's), enough to scatter ranks over the records. */
   static long mix(long x) {
-    x ^= x >>> 33;
-    x *= 0xff51afd7ed558ccdL;
-    x ^= x >>> 33;
-    x *= 0xc4ceb9fe1a85ec53L;
-    x ^= x >>> 33;
-    return x;
+    return RowHash.fmix64(x);
   }
 }
