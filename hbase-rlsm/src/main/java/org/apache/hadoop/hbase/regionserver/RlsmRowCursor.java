@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.PrivateCellUtil;
+import org.apache.hadoop.hbase.io.Reference;
 import org.apache.hadoop.hbase.rlsm.file.RlsmFileReader;
 import org.apache.hadoop.hbase.rlsm.index.SortedRowView;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -42,7 +44,39 @@ abstract class RlsmRowCursor implements Closeable {
     if (f instanceof RlsmStoreFile) {
       return new V1(((RlsmStoreFile) f).getReader().getRlsmFile(), low, high);
     }
+    if (low != null && belowHalf(f, low)) {
+      return new Empty();
+    }
     return new HFileRows(f.getPreadScanner(false, Long.MAX_VALUE, 0, false), low, high);
+  }
+
+  /**
+   * Whether {@code f} is the bottom half of a split parent's file and {@code low} lies at or
+   * past the split row, so that no row of the half is at or after it. A half file's scanner
+   * cannot be sought there: HBase's {@code HalfStoreFileReader} then seeks before the split key
+   * and fails ("Seeking for a key in bottom of file, but key exists in top of file") when the
+   * half holds no row. (A top half sought below its split row starts at its first row.)
+   */
+  private static boolean belowHalf(HStoreFile f, byte[] low) {
+    Reference ref = f.getFileInfo().getReference();
+    if (ref == null || Reference.isTopFileRegion(ref.getFileRegion())) {
+      return false;
+    }
+    byte[] key = ref.getSplitKey();
+    byte[] split = CellUtil.cloneRow(new KeyValue.KeyOnlyKeyValue(key, 0, key.length));
+    return Bytes.compareTo(low, split) >= 0;
+  }
+
+  /** No rows: a range outside the file's half. */
+  private static final class Empty extends RlsmRowCursor {
+    @Override
+    byte[] advance() {
+      return null;
+    }
+
+    @Override
+    public void close() {
+    }
   }
 
   private static final class V1 extends RlsmRowCursor {
