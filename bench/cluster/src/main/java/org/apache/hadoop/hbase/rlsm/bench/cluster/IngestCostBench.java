@@ -58,7 +58,12 @@ public final class IngestCostBench {
     return new long[] { THREADS.getThreadCpuTime(tid), THREADS.getThreadAllocatedBytes(tid) };
   }
 
-  /** One engine's totals: CPU ns and bytes allocated per phase, memstore bytes flushed. */
+  /** Phases, the index of each in {@link Totals}: puts, the flush, the compactions after it. */
+  private static final int PUT = 0;
+  private static final int FLUSH = 1;
+  private static final int COMPACTION = 2;
+
+  /** CPU ns and bytes allocated per phase, and the memstore bytes flushed: a round's or totals. */
   private static final class Totals {
     final long[] cpu = new long[3];
     final long[] alloc = new long[3];
@@ -69,6 +74,14 @@ public final class IngestCostBench {
       alloc[phase] += to[1] - from[1];
     }
 
+    void add(Totals round) {
+      for (int ph = 0; ph < cpu.length; ph++) {
+        cpu[ph] += round.cpu[ph];
+        alloc[ph] += round.alloc[ph];
+      }
+      memstore += round.memstore;
+    }
+
     double cpuMsPerMb(int phase) {
       return cpu[phase] / 1e6 / (memstore / 1048576.0);
     }
@@ -77,8 +90,6 @@ public final class IngestCostBench {
       return alloc[phase] / (double) memstore;
     }
   }
-
-  private static final String[] PHASES = { "put", "flush", "compaction" };
 
   public static void main(String[] args) throws Exception {
     int flushMb = args.length > 0 ? Integer.parseInt(args[0]) : 16;
@@ -113,7 +124,7 @@ public final class IngestCostBench {
         for (int k = 0; k < engines.size(); k++) {
           int e = (k + round) % engines.size();
           HRegion r = regions.get(e);
-          Totals round1 = new Totals();
+          Totals t = new Totals();
           List<Put> batch = new ArrayList<>(BATCH);
           while (r.getMemStoreDataSize() < flushBytes) {
             batch.clear();
@@ -124,34 +135,28 @@ public final class IngestCostBench {
             for (Put p : batch) {
               r.put(p);
             }
-            round1.add(0, t0, now());
+            t.add(PUT, t0, now());
           }
-          round1.memstore = r.getMemStoreDataSize();
+          t.memstore = r.getMemStoreDataSize();
           long[] t0 = now();
           r.flush(true);
-          round1.add(1, t0, now());
+          t.add(FLUSH, t0, now());
           HStore store = r.getStore(F);
           int compactions = 0;
           t0 = now();
           for (; compactions < 100 && store.needsCompaction(); compactions++) {
             r.compact(false);
           }
-          round1.add(2, t0, now());
-          Totals all = totals.get(e);
-          for (int ph = 0; ph < PHASES.length; ph++) {
-            all.cpu[ph] += round1.cpu[ph];
-            all.alloc[ph] += round1.alloc[ph];
-          }
-          all.memstore += round1.memstore;
+          t.add(COMPACTION, t0, now());
+          totals.get(e).add(t);
           out.printf(Locale.ROOT, "%d,%s,%.1f,%.2f,%.2f,%.2f,%.3f,%.3f,%.3f,%d,%d%n", round + 1,
-            engines.get(e), round1.memstore / 1048576.0, round1.cpuMsPerMb(0),
-            round1.cpuMsPerMb(1), round1.cpuMsPerMb(2), round1.allocMbPerMb(0),
-            round1.allocMbPerMb(1), round1.allocMbPerMb(2), compactions,
-            store.getStorefilesCount());
+            engines.get(e), t.memstore / 1048576.0, t.cpuMsPerMb(PUT), t.cpuMsPerMb(FLUSH),
+            t.cpuMsPerMb(COMPACTION), t.allocMbPerMb(PUT), t.allocMbPerMb(FLUSH),
+            t.allocMbPerMb(COMPACTION), compactions, store.getStorefilesCount());
           out.flush();
           System.err.printf(Locale.ROOT, "ingest cost: round %d/%d %s: CPU ms/MB put %.1f, "
             + "flush %.1f, compaction %.1f (%d compactions)%n", round + 1, rounds,
-            engines.get(e), round1.cpuMsPerMb(0), round1.cpuMsPerMb(1), round1.cpuMsPerMb(2),
+            engines.get(e), t.cpuMsPerMb(PUT), t.cpuMsPerMb(FLUSH), t.cpuMsPerMb(COMPACTION),
             compactions);
         }
       }
@@ -167,8 +172,9 @@ public final class IngestCostBench {
     for (int e = 0; e < engines.size(); e++) {
       Totals t = totals.get(e);
       System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f, %.2f, %.2f "
-        + "| %.2f |%n", engines.get(e), t.cpuMsPerMb(0), t.cpuMsPerMb(1), t.cpuMsPerMb(2),
-        total(t), total(t) / base, t.allocMbPerMb(0), t.allocMbPerMb(1), t.allocMbPerMb(2),
+        + "| %.2f |%n", engines.get(e), t.cpuMsPerMb(PUT), t.cpuMsPerMb(FLUSH),
+        t.cpuMsPerMb(COMPACTION), total(t), total(t) / base, t.allocMbPerMb(PUT),
+        t.allocMbPerMb(FLUSH), t.allocMbPerMb(COMPACTION),
         ReadCostBench.compactedPerFlushed(regions.get(e).getStore(F)));
     }
     for (HRegion r : regions) {
@@ -178,6 +184,6 @@ public final class IngestCostBench {
   }
 
   private static double total(Totals t) {
-    return t.cpuMsPerMb(0) + t.cpuMsPerMb(1) + t.cpuMsPerMb(2);
+    return t.cpuMsPerMb(PUT) + t.cpuMsPerMb(FLUSH) + t.cpuMsPerMb(COMPACTION);
   }
 }
