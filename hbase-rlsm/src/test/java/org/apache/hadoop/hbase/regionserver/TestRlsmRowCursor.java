@@ -9,6 +9,10 @@ import static org.junit.Assert.fail;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.PrivateCellUtil;
@@ -19,6 +23,8 @@ import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.Reference;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
@@ -180,6 +186,86 @@ public class TestRlsmRowCursor {
       assertTrue("a file of several blocks: " + scanReads, scanReads > 20);
       assertTrue("data blocks read by the cursor " + cursorReads + ", by a scan " + scanReads,
         cursorReads <= 2 * scanReads);
+    } finally {
+      HBaseTestingUtility.closeRegionAndWAL(r);
+    }
+  }
+
+  /** The rows {@code c} yields, in order. */
+  private static List<byte[]> drain(RlsmRowCursor c) throws IOException {
+    List<byte[]> out = new ArrayList<>();
+    for (byte[] row = c.next(); row != null; row = c.next()) {
+      out.add(row);
+    }
+    return out;
+  }
+
+  /** Asserts that {@code half} yields exactly rows {@code from} to {@code to - 1} in a range. */
+  private static void assertRows(String what, HStoreFile half, byte[] low, byte[] high, int from,
+    int to) throws IOException {
+    try (RlsmRowCursor c = RlsmRowCursor.open(half, low, high)) {
+      List<byte[]> rows = drain(c);
+      assertEquals(what + ": rows", Math.max(0, to - from), rows.size());
+      for (int i = from; i < to; i++) {
+        assertArrayEquals(what + ": row " + i, RlsmTestRows.row(i), rows.get(i - from));
+      }
+    }
+  }
+
+  /**
+   * The half of {@code f} a daughter region reads: a reference file written where a split writes
+   * it ({@code <table>/<daughter>/<family>/<file>.<parent>}) and opened as HBase opens one.
+   */
+  private static HStoreFile half(HStoreFile f, Reference ref, String daughter)
+    throws IOException {
+    FileSystem fs = f.getPath().getFileSystem(UTIL.getConfiguration());
+    Path family = f.getPath().getParent();
+    Path parent = family.getParent();
+    Path refPath = new Path(new Path(new Path(parent.getParent(), daughter), family.getName()),
+      f.getPath().getName() + "." + parent.getName());
+    ref.write(fs, refPath);
+    HStoreFile half =
+      new HStoreFile(fs, refPath, UTIL.getConfiguration(), CacheConfig.DISABLED, BloomType.NONE,
+        true);
+    half.initReader();
+    return half;
+  }
+
+  /**
+   * A daughter's half of a split parent's file (the compaction's layout step reads them gap by
+   * gap) yields only its own rows for any range, and a range past a bottom half's split row
+   * yields none: HBase's half reader refuses that seek when the half is empty and lands on the
+   * half's last row otherwise, below the range.
+   */
+  @Test
+  public void halfFilesYieldTheirRowsInAnyRange() throws IOException {
+    HRegion r = region("row_cursor_halves");
+    try {
+      HStoreFile f = hfileBacked(r);
+      byte[] mid = RlsmTestRows.row(250);
+      HStoreFile bottom = half(f, Reference.createBottomReference(mid), "d0");
+      HStoreFile top = half(f, Reference.createTopReference(mid), "d1");
+      HStoreFile emptyBottom = half(f, Reference.createBottomReference(RlsmTestRows.row(0)), "d2");
+      try {
+        assertRows("bottom, all", bottom, null, null, 0, 250);
+        assertRows("bottom, across the split", bottom, RlsmTestRows.row(200),
+          RlsmTestRows.row(400), 200, 250);
+        assertRows("bottom, at the split", bottom, mid, null, 0, 0);
+        assertRows("bottom, past the split", bottom, RlsmTestRows.row(300),
+          RlsmTestRows.row(400), 0, 0);
+        assertRows("top, all", top, null, null, 250, ROWS);
+        assertRows("top, below the split", top, RlsmTestRows.row(100), RlsmTestRows.row(199), 0,
+          0);
+        assertRows("top, across the split", top, RlsmTestRows.row(200), RlsmTestRows.row(299),
+          250, 300);
+        assertRows("empty bottom, all", emptyBottom, null, null, 0, 0);
+        assertRows("empty bottom, a gap past the split", emptyBottom, RlsmTestRows.row(10),
+          RlsmTestRows.row(20), 0, 0);
+      } finally {
+        bottom.closeStoreFile(true);
+        top.closeStoreFile(true);
+        emptyBottom.closeStoreFile(true);
+      }
     } finally {
       HBaseTestingUtility.closeRegionAndWAL(r);
     }

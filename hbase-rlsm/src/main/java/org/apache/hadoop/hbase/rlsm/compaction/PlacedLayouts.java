@@ -41,11 +41,33 @@ final class PlacedLayouts {
     return highs;
   }
 
-  /** The distinct rows of whole files, ascending. */
-  private static byte[][] rowsOf(List<String> files, RowSource rows) {
+  /**
+   * The distinct rows of whole files that lie outside every partition's range, ascending: all
+   * that {@link RowPlacement} draws ranges from (a row inside a partition goes to it, whatever
+   * the other rows are), read gap by gap, so that a file's rows inside partitions (with random
+   * keys, nearly all of them once Level-1 covers the key space) are skipped by the reader's
+   * seeks instead of read. With no partition, every row.
+   */
+  private static byte[][] gapRowsOf(List<String> files, List<PartitionSummary> partitions,
+    RowSource rows) {
     TreeSet<byte[]> all = new TreeSet<>(Bytes.BYTES_COMPARATOR);
+    int p = partitions.size();
     for (String f : files) {
-      all.addAll(Arrays.asList(rows.rows(f, null, null)));
+      if (p == 0) {
+        all.addAll(Arrays.asList(rows.rows(f, null, null)));
+        continue;
+      }
+      // gap g lies before partition g (g == p: after the last); its bounds belong to partitions
+      for (int g = 0; g <= p; g++) {
+        byte[] after = g == 0 ? null : partitions.get(g - 1).high;
+        byte[] before = g == p ? null : partitions.get(g).low;
+        for (byte[] row : rows.rows(f, after, before)) {
+          if ((after == null || !Bytes.equals(row, after))
+            && (before == null || !Bytes.equals(row, before))) {
+            all.add(row);
+          }
+        }
+      }
     }
     return all.toArray(new byte[0][]);
   }
@@ -60,7 +82,7 @@ final class PlacedLayouts {
     Map<PartitionSummary, List<FileSummary>> links, List<String> placed, int minRows) {
     return rows -> {
       RowPlacement placement = RowPlacement.place(lows(partitions), highs(partitions),
-        rowsOf(placed, rows), minRows);
+        gapRowsOf(placed, partitions, rows), minRows);
       List<Target> targets = new ArrayList<>();
       for (RowPlacement.Range r : placement.ranges()) {
         if (r.existing < 0) {
@@ -151,7 +173,7 @@ final class PlacedLayouts {
   static Layout major(List<PartitionSummary> partitions, List<String> level0, int minRows) {
     return rows -> {
       RowPlacement placement = RowPlacement.place(lows(partitions), highs(partitions),
-        rowsOf(level0, rows), minRows);
+        gapRowsOf(level0, partitions, rows), minRows);
       List<Target> targets = new ArrayList<>();
       for (RowPlacement.Range r : placement.ranges()) {
         targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));

@@ -40,7 +40,7 @@ public class TestCompactionPlannerCases {
     RlsmCompactionConfig.LEAVE_KEY);
   private static final List<String> KEYS = List.of("partition", "level0", "rows", "length", "major",
     "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
-    "target", "kept", "retired");
+    "target", "kept", "retired", "rows-read");
 
   @Parameters(name = "{0}")
   public static List<Object[]> cases() {
@@ -50,6 +50,9 @@ public class TestCompactionPlannerCases {
   private final Case c;
   /** Rows of every file the case names rows for: Level-0 files and "rows:" segments. */
   private final Map<String, byte[][]> rows = new HashMap<>();
+
+  /** Rows the source has handed out (the layout step's reads). */
+  private long rowsRead;
 
   /** Lengths the case gives with "length:" lines; else 100 bytes a row. */
   private final Map<String, Long> lengths = new HashMap<>();
@@ -63,6 +66,7 @@ public class TestCompactionPlannerCases {
           out.add(r);
         }
       }
+      rowsRead += out.size();
       return out.toArray(new byte[0][]);
     }
 
@@ -235,7 +239,11 @@ public class TestCompactionPlannerCases {
       return;
     }
     // the runner's step: the layout, from the rows it places
+    rowsRead = 0;
     List<CompactionPlan.Target> layout = plan.targets(source);
+    if (c.has("rows-read")) {
+      assertEquals("rows the layout step read", Long.parseLong(c.get("rows-read")), rowsRead);
+    }
     assertEquals("files the layout keeps, as the selection said (retired files follow)",
       plan.referenced(), CompactionPlan.keptBy(layout));
     if (c.has("linked")) {
