@@ -1,6 +1,5 @@
 package org.apache.hadoop.hbase.regionserver;
 
-import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.TableName;
@@ -35,7 +33,6 @@ import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.bench.YcsbRows;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.hbase.wal.WALFactory;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -76,6 +73,7 @@ public class RlsmSegmentReadBenchmark {
   @Param({ "200000" })
   public int rows;
 
+  private LocalRegionHome home;
   private FileSystem fs;
   private Path dir;
   private BlockCache cache;
@@ -90,15 +88,10 @@ public class RlsmSegmentReadBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    Configuration conf = HBaseConfiguration.create();
-    File shm = new File("/dev/shm");
-    dir = new Path((shm.isDirectory() ? shm : new File(System.getProperty("java.io.tmpdir")))
-      .getAbsolutePath(), "rlsm-jmh-segment-" + writer + "-" + ProcessHandle.current().pid());
-    conf.set(HConstants.HBASE_DIR, dir.toString());
-    // a WAL on the local file system, which has no hflush (the loads skip the WAL anyway)
-    conf.setBoolean(CommonFSUtils.UNSAFE_STREAM_CAPABILITY_ENFORCE, false);
-    conf.set(WALFactory.WAL_PROVIDER, "filesystem");
-    fs = FileSystem.getLocal(conf);
+    home = new LocalRegionHome("segment-" + writer);
+    Configuration conf = home.conf;
+    fs = home.fs;
+    dir = home.dir;
     Path file = writeFile(conf);
     cache = BlockCacheFactory.createBlockCache(conf);
     cached = open(conf, file, new CacheConfig(conf, cache));
@@ -197,7 +190,7 @@ public class RlsmSegmentReadBenchmark {
     cached.closeStoreFile(false);
     uncached.closeStoreFile(false);
     cache.shutdown();
-    fs.delete(dir, true);
+    home.delete();
   }
 
   private int next(int n) {
