@@ -22,8 +22,7 @@ import org.apache.hadoop.hbase.util.ClassSize;
  * {@link ConcurrentHashMap} from row to {@link MemRow}. A write finds its row by hash and inserts
  * into that row's small sorted set; nothing is sorted across rows. Scans ask for
  * {@link #sortedRows()}, a skip list of rows that each call extends with the rows created since
- * the previous call; a flush walks it too, so flush files are key-ordered. {@link #rowAt} walks
- * the rows in creation order (the flush benchmark's unsorted baseline).
+ * the previous call; a flush walks it too, so flush files are key-ordered.
  *
  * <p>Size accounting follows HBase's {@code Segment}: data size is the sum of the cells'
  * serialized sizes (identical to {@code DefaultMemStore}); heap size is the cells' heap size plus
@@ -209,13 +208,9 @@ public final class HashCellTable {
     return new MemRow(CellUtil.cloneRow(cell), 0);
   }
 
-  /** Number of rows, for iterating {@link #rowAt} in creation order. */
+  /** Number of rows. */
   public int rowCount() {
     return log.size();
-  }
-
-  public MemRow rowAt(int i) {
-    return log.get(i);
   }
 
   public boolean isEmpty() {
