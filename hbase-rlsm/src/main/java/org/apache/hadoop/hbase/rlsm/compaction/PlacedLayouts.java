@@ -139,9 +139,18 @@ final class PlacedLayouts {
         n += addRows(rows.rows(seg, p.high, r.high), p.high, added);
       }
       entries += n;
-      bytes += n * rows.length(seg) / Math.max(1, rows.rowCount(seg));
+      bytes += (long) (n * bytesPerRow(rows, seg, n));
     }
     return inRange.plus(new RowStats(entries, bytes, added));
+  }
+
+  /**
+   * The bytes a row of {@code seg} stands for: its length over its row count (file-info), a count
+   * taken as no less than {@code atLeast} rows read from it, so that a file without
+   * {@code RLSM_ROW_COUNT} does not inflate bytes.
+   */
+  private static double bytesPerRow(RowSource source, String seg, long atLeast) {
+    return (double) source.length(seg) / Math.max(1, Math.max(source.rowCount(seg), atLeast));
   }
 
   /** Adds {@code rows} but {@code bound} (the old range's own bound) to the sketch; the count. */
@@ -284,11 +293,7 @@ final class PlacedLayouts {
         }
       }
       long above = perSegment[s].length - below;
-      String name = segments.get(s);
-      // a row count below the rows read (a file without RLSM_ROW_COUNT) must not inflate bytes
-      double perRow =
-        (double) source.length(name) / Math.max(1, Math.max(source.rowCount(name),
-          perSegment[s].length));
+      double perRow = bytesPerRow(source, segments.get(s), perSegment[s].length);
       lowerBytes += (long) (perRow * below);
       upperBytes += (long) (perRow * above);
       lowerEntries += below;
