@@ -7,7 +7,6 @@ import java.util.Random;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HConstants;
@@ -74,8 +73,6 @@ public class RlsmSegmentReadBenchmark {
   public int rows;
 
   private LocalRegionHome home;
-  private FileSystem fs;
-  private Path dir;
   private BlockCache cache;
   private HStoreFile cached;
   private HStoreFile uncached;
@@ -90,8 +87,6 @@ public class RlsmSegmentReadBenchmark {
   public void setUp() throws IOException {
     home = new LocalRegionHome("segment-" + writer);
     Configuration conf = home.conf;
-    fs = home.fs;
-    dir = home.dir;
     Path file = writeFile(conf);
     cache = BlockCacheFactory.createBlockCache(conf);
     cached = open(conf, file, new CacheConfig(conf, cache));
@@ -147,7 +142,7 @@ public class RlsmSegmentReadBenchmark {
       : TableDescriptorBuilder.newBuilder(tn)).setColumnFamily(cf.build()).build();
     RegionInfo info = RegionInfoBuilder.newBuilder(tn).build();
     WALFactory wals = new WALFactory(conf, "jmh-" + writer);
-    HRegion region = HRegion.createHRegion(info, dir, conf, td, wals.getWAL(info));
+    HRegion region = HRegion.createHRegion(info, home.dir, conf, td, wals.getWAL(info));
     Random rnd = new Random(7);
     for (int r = 0; r < rows; r++) {
       Put p = new Put(YcsbRows.rowKey(r)).setDurability(Durability.SKIP_WAL);
@@ -179,7 +174,7 @@ public class RlsmSegmentReadBenchmark {
 
   private HStoreFile open(Configuration conf, Path file, CacheConfig cacheConf)
     throws IOException {
-    HStoreFile sf = new HStoreFile(fs, file, conf, cacheConf, BloomType.ROW, true);
+    HStoreFile sf = new HStoreFile(home.fs, file, conf, cacheConf, BloomType.ROW, true);
     sf.initReader();
     return sf;
   }

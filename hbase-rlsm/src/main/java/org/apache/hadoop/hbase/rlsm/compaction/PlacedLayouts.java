@@ -53,11 +53,8 @@ final class PlacedLayouts {
     TreeSet<byte[]> all = new TreeSet<>(Bytes.BYTES_COMPARATOR);
     int p = partitions.size();
     for (String f : files) {
-      if (p == 0) {
-        all.addAll(Arrays.asList(rows.rows(f, null, null)));
-        continue;
-      }
-      // gap g lies before partition g (g == p: after the last); its bounds belong to partitions
+      // gap g lies before partition g (g == p: after the last; with no partition, the whole
+      // key space); its bounds belong to partitions
       for (int g = 0; g <= p; g++) {
         byte[] after = g == 0 ? null : partitions.get(g - 1).high;
         byte[] before = g == p ? null : partitions.get(g).low;
