@@ -194,8 +194,7 @@ public final class RlsmFiles {
   /**
    * Checks the RLSM file-info entries of a v2 file just opened: a known version and role, a
    * manifest's generation, partitions and statistics, another file's row sketch and row
-   * quantiles; a file without
-   * them is not RLSM's and passes.
+   * quantiles; a file without them is not RLSM's and passes.
    */
   static void check(HStoreFile f) throws IOException {
     byte[] role = f.getMetadataValue(V2FileInfo.ROLE);

@@ -25,16 +25,12 @@ final class PartitionHalves {
   final byte[] upperLow;
   final RowStats lower;
   final RowStats upper;
-  /** Whether the rows were read (else the quantiles sufficed). */
-  final boolean readRows;
 
-  private PartitionHalves(byte[] lowerHigh, byte[] upperLow, RowStats lower, RowStats upper,
-    boolean readRows) {
+  private PartitionHalves(byte[] lowerHigh, byte[] upperLow, RowStats lower, RowStats upper) {
     this.lowerHigh = lowerHigh;
     this.upperLow = upperLow;
     this.lower = lower;
     this.upper = upper;
-    this.readRows = readRows;
   }
 
   /**
@@ -60,10 +56,9 @@ final class PartitionHalves {
    * without reading). A half's sketch is the union of the sketches of the buckets it meets: a
    * straddling bucket's rows on the other side count in both, so distinct rows are over-counted
    * by at most a bucket per segment and bound (a {@link RowStats} never counts more distinct
-   * rows than entries). The halves' entries share
-   * the partition's recorded entries in the proportion the quantiles give; bytes as
-   * {@link #fromRows} gives them, per segment its bytes per row times the entries the half
-   * takes of it.
+   * rows than entries). The halves' entries share the partition's recorded entries in the
+   * proportion the quantiles give; bytes as {@link #fromRows} gives them, per segment its bytes
+   * per row times the entries the half takes of it.
    */
   static PartitionHalves fromQuantiles(PartitionSummary p, RowSource source) {
     int n = p.segments.size();
@@ -128,7 +123,7 @@ final class PartitionHalves {
     long lowerEntries = Math.round(bestBelow * scale);
     return new PartitionHalves(best, upperLow,
       new RowStats(lowerEntries, Math.round(lowerBytes), lowerRows),
-      new RowStats(p.entries - lowerEntries, Math.round(upperBytes), upperRows), false);
+      new RowStats(p.entries - lowerEntries, Math.round(upperBytes), upperRows));
   }
 
   /** The row entries of a file within {@code [low, high]} as its quantiles tell them. */
@@ -204,7 +199,7 @@ final class PartitionHalves {
         + "cannot be split; nothing was written"));
     }
     RowStats[] stats = halfStats(p.segments, perSegment, bounds[0], source);
-    return new PartitionHalves(bounds[0], bounds[1], stats[0], stats[1], true);
+    return new PartitionHalves(bounds[0], bounds[1], stats[0], stats[1]);
   }
 
   /**
