@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
 import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Pair;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -175,9 +176,25 @@ public final class RlsmFiles {
   }
 
   /**
+   * The quantiles of a file's rows, or null when it records none (v1, older v2, bulk loads).
+   * Decoded on every call: only an index split asks.
+   */
+  public static RowQuantiles quantiles(HStoreFile f) {
+    byte[] v = f instanceof RlsmStoreFile ? null : f.getMetadataValue(V2FileInfo.ROW_QUANTILES);
+    if (v == null) {
+      return null;
+    }
+    try {
+      return RowQuantiles.decode(f.getPath().toString(), fileInfoOffset(f), v);
+    } catch (RlsmCorruptionException e) {
+      throw new UncheckedIOException(e); // checked at open
+    }
+  }
+
+  /**
    * Checks the RLSM file-info entries of a v2 file just opened: a known version and role, a
-   * manifest's generation, partitions and statistics, another file's row sketch; a file without
-   * them is not RLSM's and passes.
+   * manifest's generation, partitions and statistics, another file's row sketch and row
+   * quantiles; a file without them is not RLSM's and passes.
    */
   static void check(HStoreFile f) throws IOException {
     byte[] role = f.getMetadataValue(V2FileInfo.ROLE);
@@ -201,6 +218,10 @@ public final class RlsmFiles {
       byte[] sketch = f.getMetadataValue(V2FileInfo.ROW_SKETCH);
       if (sketch != null) {
         RowSketch.decode(name, offset, sketch);
+      }
+      byte[] quantiles = f.getMetadataValue(V2FileInfo.ROW_QUANTILES);
+      if (quantiles != null) {
+        RowQuantiles.decode(name, offset, quantiles);
       }
     }
   }

@@ -5,12 +5,13 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.rlsm.compaction.RowSource;
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The row keys of the files of one store layout, for the compaction planner, read by a
- * {@link RlsmRowCursor} within the requested range only, and their lengths and row counts from
- * file-info. Files are found by name in the layout's name map.
+ * {@link RlsmRowCursor} within the requested range only, and their lengths, row counts and row
+ * quantiles from file-info. Files are found by name in the layout's name map.
  *
  * <p>{@link RowSource} cannot throw checked exceptions, so a failed read surfaces as an
  * {@link UncheckedIOException}; the compaction context unwraps it.
@@ -39,6 +40,11 @@ final class RlsmStoreRows implements RowSource {
   @Override
   public long rowCount(String name) {
     return RlsmFiles.rowCount(file(name));
+  }
+
+  @Override
+  public RowQuantiles quantiles(String name) {
+    return RlsmFiles.quantiles(file(name));
   }
 
   @Override

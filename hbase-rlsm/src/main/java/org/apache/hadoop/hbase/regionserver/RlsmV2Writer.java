@@ -9,6 +9,7 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -19,8 +20,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * HFile v3 made by the store's own {@link StoreFileWriter}
  * (so the family's block size, Bloom type, compression, encryption, data block encoding and
  * cache-on-write apply, and memory is bounded by a block plus index state), with RLSM's role,
- * row count and row sketch in the file-info block (docs/format/rlsm-file.md, "Version 2"). Cells must be
- * appended in key order. Not thread-safe: one flush or compaction thread writes it.
+ * row count, row sketch and row quantiles in the file-info block (docs/format/rlsm-file.md,
+ * "Version 2"). Cells must be appended in key order. Not thread-safe: one flush or compaction thread writes it.
  */
 @InterfaceAudience.Private
 final class RlsmV2Writer implements CellSink, ShipperListener {
@@ -28,6 +29,7 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
   private final StoreFileWriter writer;
   private final FileRole role;
   private final RowSketch sketch = new RowSketch();
+  private final RowQuantiles.Builder quantiles = new RowQuantiles.Builder();
   private long rows;
   private byte[] lastRow;
   /** The format version to record: an edit's once its base generation is added. */
@@ -69,7 +71,9 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
     if (lastRow == null || !CellUtil.matchingRows(cell, lastRow)) {
       rows++;
       lastRow = CellUtil.cloneRow(cell);
-      sketch.add(lastRow);
+      long hash = RowSketch.hash(lastRow, 0, lastRow.length);
+      sketch.addHash(hash);
+      quantiles.add(lastRow, hash);
     }
     writer.append(cell);
   }
@@ -110,6 +114,7 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
     }
     if (role != null && role != FileRole.MANIFEST) {
       writer.appendFileInfo(V2FileInfo.ROW_SKETCH, sketch.encode());
+      writer.appendFileInfo(V2FileInfo.ROW_QUANTILES, quantiles.build().encode());
     }
     writer.appendMetadata(maxSeqId, major, compacted);
     writer.close();

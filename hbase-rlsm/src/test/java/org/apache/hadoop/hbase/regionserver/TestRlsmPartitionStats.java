@@ -5,18 +5,24 @@ import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.RegionInfoBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.rlsm.RlsmTestRows;
 import org.apache.hadoop.hbase.rlsm.compaction.PartitionSummary;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 import org.apache.hadoop.hbase.testclassification.MediumTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -31,9 +37,12 @@ import org.slf4j.LoggerFactory;
  * Partition statistics come from file-info, not rows: after range-appends, links, index splits
  * (segments shared by two partitions) and clean-ups, every partition's recorded statistics equal
  * what reading its segments' rows gives (entries and distinct rows exactly: a merged sketch equals
- * the sketch of the union), and a reopened region answers the planner's questions without
- * reading one data block (HBase's {@link HFile#DATABLOCK_READ_COUNT}, which counts cache hits
- * too), uncompressed and with GZ.
+ * the sketch of the union; the exact checks have splits read their rows,
+ * {@code hbase.rlsm.partition.split.read.rows}), and a reopened region answers the planner's
+ * questions without reading one data block (HBase's {@link HFile#DATABLOCK_READ_COUNT}, which
+ * counts cache hits too), uncompressed and with GZ. With the default, an index split reads no
+ * data block either (its segments' row quantiles), and its halves' statistics are estimates
+ * near the rows'.
  */
 @Category({ MediumTests.class, RegionServerTests.class })
 public class TestRlsmPartitionStats {
@@ -77,9 +86,73 @@ public class TestRlsmPartitionStats {
     checkStatisticsAndOpen("partition_stats_gz", Compression.Algorithm.GZ);
   }
 
+  /** {@code td} with its splits reading their rows: exact halves' statistics. */
+  private static TableDescriptor splitsReadRows(TableDescriptor td) {
+    return TableDescriptorBuilder.newBuilder(td)
+      .modifyColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(td.getColumnFamily(F))
+        .setConfiguration(RlsmCompactionConfig.SPLIT_READ_ROWS_KEY, "true").build())
+      .build();
+  }
+
+  /**
+   * Index splits by the segments' row quantiles, as by default: no data block read by any split,
+   * and every partition's recorded entries and distinct rows off its rows' by at most what the
+   * estimate allows: at each of its two bounds, a bucket of each segment (the rows of a bucket
+   * that straddles the bound are not known on either side).
+   */
+  @Test
+  public void quantileSplitsReadNoDataBlock() throws IOException {
+    String table = "partition_stats_quantiles";
+    TableDescriptor td = RlsmLayouts.smallPartitions(table);
+    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+    HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(table),
+      UTIL.getConfiguration(), td);
+    int[] splits = { 0 };
+    RlsmLayouts.load(r, 6, region -> {
+      for (int i = 0; i < 50 && region.getStore(F).getStoreEngine().needsCompaction(List.of());
+        i++) {
+        RlsmStoreFileManager.State before = files(region).state();
+        long reads = HFile.DATABLOCK_READ_COUNT.sum();
+        region.compact(false);
+        long read = HFile.DATABLOCK_READ_COUNT.sum() - reads;
+        RlsmStoreFileManager.State after = files(region).state();
+        if (
+          after.partitions.size() == before.partitions.size() + 1
+            && segments(after).equals(segments(before))
+        ) {
+          splits[0]++;
+          assertEquals("data blocks an index split read: " + after.partitions, 0, read);
+        }
+      }
+    });
+    assertTrue("the load split partitions by index", splits[0] > 0);
+    for (RlsmStoreFileManager.Partition p : files(r).state().partitions) {
+      RowStats recorded = p.summary().stats();
+      RowStats read = p.readSummary().stats();
+      long bound = 0;
+      for (HStoreFile seg : p.segments) {
+        RowQuantiles q = RlsmFiles.quantiles(seg);
+        assertTrue(seg + " records row quantiles", q != null && !q.buckets().isEmpty());
+        bound += 2 * q.buckets().get(0).rows();
+      }
+      LOG.info("partition {}: recorded {}, read {}, bound {}", p, recorded, read, bound);
+      assertTrue(p + " entries " + recorded + " vs " + read + ", bound " + bound,
+        Math.abs(recorded.entries() - read.entries()) <= bound);
+      assertTrue(p + " distinct rows " + recorded + " vs " + read + ", bound " + bound,
+        Math.abs(recorded.distinctRows() - read.distinctRows()) <= bound);
+    }
+    HBaseTestingUtility.closeRegionAndWAL(r);
+  }
+
+  private static Set<String> segments(RlsmStoreFileManager.State state) {
+    Set<String> all = new HashSet<>();
+    state.partitions.forEach(p -> p.segments.forEach(f -> all.add(f.getPath().getName())));
+    return all;
+  }
+
   private void checkStatisticsAndOpen(String table, Compression.Algorithm compression)
     throws IOException {
-    TableDescriptor td = RlsmLayouts.smallPartitions(table, compression);
+    TableDescriptor td = splitsReadRows(RlsmLayouts.smallPartitions(table, compression));
     RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
     HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(table),
       UTIL.getConfiguration(), td);
@@ -135,7 +208,7 @@ public class TestRlsmPartitionStats {
   @Test
   public void widenedSharedPartitionKeepsRecordedStatistics() throws IOException {
     String table = "partition_stats_widened";
-    TableDescriptor td = RlsmLayouts.smallPartitions(table);
+    TableDescriptor td = splitsReadRows(RlsmLayouts.smallPartitions(table));
     RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
     HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(table),
       UTIL.getConfiguration(), td);

@@ -1,9 +1,7 @@
 package org.apache.hadoop.hbase.rlsm.compaction;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -16,7 +14,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * The layouts of the plans that place rows, computed by the compaction runner from the rows of
  * the files the plan names (docs/architecture.md, "Level-1 and compaction"): a range-append's and
  * a major compaction's Level-0 rows go to partitions and gaps ({@link RowPlacement}), an
- * oversized partition is divided at its median row ({@link QuickselectPartitioner}). The
+ * oversized partition is divided in two ({@link PartitionHalves}). The
  * selection fixed everything else (victims, inputs, which partitions fold which of their segments
  * in, so which files are retired); a layout only draws the ranges, and keeps exactly the files the
  * selection said it would.
@@ -146,7 +144,7 @@ final class PlacedLayouts {
    * taken as no less than {@code atLeast} rows read from it, so that a file without
    * {@code RLSM_ROW_COUNT} does not inflate bytes.
    */
-  private static double bytesPerRow(RowSource source, String seg, long atLeast) {
+  static double bytesPerRow(RowSource source, String seg, long atLeast) {
     return (double) source.length(seg) / Math.max(1, Math.max(source.rowCount(seg), atLeast));
   }
 
@@ -189,114 +187,32 @@ final class PlacedLayouts {
   }
 
   /**
-   * Partition {@code i} divided at the median of its segments' rows in range (each row once per
-   * segment holding it); by index (both halves keep the segments) or by rewrite (both start
-   * empty). The others stay as they are.
+   * Partition {@code i} divided into {@link PartitionHalves}; by index (both halves keep the
+   * segments) or by rewrite (both start empty); from the rows when {@code readRows}, else from
+   * the quantiles where they allow. The others stay as they are.
    * @throws UncheckedIOException from the layout when the rows hold fewer than two distinct
    *                              rows (the selection excludes such partitions by their sketch)
    */
-  static Layout split(List<PartitionSummary> partitions, int i, boolean index) {
+  static Layout split(List<PartitionSummary> partitions, int i, boolean index,
+    boolean readRows) {
     return rows -> {
       PartitionSummary p = partitions.get(i);
-      byte[][][] perSegment = new byte[p.segments.size()][][];
-      List<byte[]> all = new ArrayList<>();
-      for (int s = 0; s < perSegment.length; s++) {
-        perSegment[s] = rows.rows(p.segments.get(s), p.low, p.high);
-        all.addAll(Arrays.asList(perSegment[s]));
-      }
-      byte[][] keys = all.toArray(new byte[0][]);
-      byte[][][] halves = halves(keys);
-      if (halves == null) {
-        throw new UncheckedIOException(new IOException("partition [" + Bytes.toStringBinary(p.low)
-          + ", " + Bytes.toStringBinary(p.high) + "] holds fewer than two distinct rows and "
-          + "cannot be split; nothing was written"));
-      }
-      byte[][] lower = { p.low, halves[0][1] };
-      byte[][] upper = { halves[1][0], p.high };
+      PartitionHalves h =
+        readRows ? PartitionHalves.fromRows(p, rows) : PartitionHalves.of(p, rows);
       List<Target> targets = new ArrayList<>();
       for (int j = 0; j < partitions.size(); j++) {
         PartitionSummary q = partitions.get(j);
         if (j != i) {
           targets.add(new Target(q.low, q.high, q.segments, q.stats));
         } else if (index) {
-          RowStats[] stats = halfStats(p.segments, perSegment, lower[1], rows);
-          targets.add(new Target(lower[0], lower[1], p.segments, stats[0]));
-          targets.add(new Target(upper[0], upper[1], p.segments, stats[1]));
+          targets.add(new Target(p.low, h.lowerHigh, p.segments, h.lower));
+          targets.add(new Target(h.upperLow, p.high, p.segments, h.upper));
         } else {
-          targets.add(new Target(lower[0], lower[1], List.of(), RowStats.EMPTY));
-          targets.add(new Target(upper[0], upper[1], List.of(), RowStats.EMPTY));
+          targets.add(new Target(p.low, h.lowerHigh, List.of(), RowStats.EMPTY));
+          targets.add(new Target(h.upperLow, p.high, List.of(), RowStats.EMPTY));
         }
       }
       return targets;
     };
-  }
-
-  /**
-   * The bounds next to the median of {@code keys}: {@code {{_, lower high}, {upper low, _}}}, the
-   * median ending the lower half when a smaller row exists, else starting the upper one; null
-   * for fewer than two distinct rows.
-   */
-  private static byte[][][] halves(byte[][] keys) {
-    if (keys.length < 2) {
-      return null;
-    }
-    QuickselectPartitioner<byte[]> qs = new QuickselectPartitioner<>(Bytes.BYTES_COMPARATOR);
-    byte[] median = qs.select(keys, keys.length, keys.length / 2);
-    byte[] below = null; // largest row < median
-    byte[] above = null; // smallest row > median
-    for (byte[] k : keys) {
-      int c = Bytes.compareTo(k, median);
-      if (c < 0 && (below == null || Bytes.compareTo(k, below) > 0)) {
-        below = k;
-      } else if (c > 0 && (above == null || Bytes.compareTo(k, above) < 0)) {
-        above = k;
-      }
-    }
-    if (below != null) {
-      return new byte[][][] { { null, below }, { median, null } };
-    }
-    if (above != null) {
-      return new byte[][][] { { null, median }, { above, null } };
-    }
-    return null;
-  }
-
-  /**
-   * The statistics of the two halves of an index split, from the rows read for the median (a row
-   * once per segment holding it). Bytes per segment: its length in proportion to the share of its
-   * own rows in each half (file-info: length and row count), so a heavy segment counts only
-   * where its rows are, and a linked file listed by both halves counts only in the half holding
-   * its rows. Sharing the partition's bytes in proportion to all entries instead would give a
-   * light segment's rows a heavy segment's weight.
-   * @param segments   the partition's segments
-   * @param perSegment each segment's rows in the partition's range, same order
-   */
-  private static RowStats[] halfStats(List<String> segments, byte[][][] perSegment,
-    byte[] lowerHigh, RowSource source) {
-    RowSketch lowerRows = new RowSketch();
-    RowSketch upperRows = new RowSketch();
-    long lowerEntries = 0;
-    long upperEntries = 0;
-    long lowerBytes = 0;
-    long upperBytes = 0;
-    for (int s = 0; s < perSegment.length; s++) {
-      long below = 0;
-      for (byte[] k : perSegment[s]) {
-        if (Bytes.compareTo(k, lowerHigh) <= 0) {
-          lowerRows.add(k);
-          below++;
-        } else {
-          upperRows.add(k);
-        }
-      }
-      long above = perSegment[s].length - below;
-      double perRow = bytesPerRow(source, segments.get(s), perSegment[s].length);
-      lowerBytes += (long) (perRow * below);
-      upperBytes += (long) (perRow * above);
-      lowerEntries += below;
-      upperEntries += above;
-    }
-    return new RowStats[] { new RowStats(lowerEntries, lowerBytes, lowerRows),
-      new RowStats(upperEntries, upperBytes, upperRows) };
   }
 }

@@ -35,6 +35,14 @@ public final class RlsmCompactionConfig {
   /** {@code index} (new heads share the segments) or {@code rewrite} (the RLSM paper's). */
   public static final String SPLIT_MODE_KEY = "hbase.rlsm.partition.split.mode";
   public static final SplitMode DEFAULT_SPLIT_MODE = SplitMode.INDEX;
+  /**
+   * Whether a split reads every row key of the partition for an exact median and exact halves'
+   * statistics. False (the default) divides it at a boundary of its segments' row quantiles
+   * (file-info, no data read; {@link PartitionHalves}) when every segment records them, and the
+   * halves' statistics are estimates.
+   */
+  public static final String SPLIT_READ_ROWS_KEY = "hbase.rlsm.partition.split.read.rows";
+  public static final boolean DEFAULT_SPLIT_READ_ROWS = false;
   /** Neighbours both smaller than this are merged; default split bytes / 16. */
   public static final String MERGE_BYTES_KEY = "hbase.rlsm.partition.merge.bytes";
   /** Chain clean-up: rewrite a partition that has more segments than this. */
@@ -85,6 +93,7 @@ public final class RlsmCompactionConfig {
   final int newPartitionMinRows;
   final long splitBytes;
   final SplitMode splitMode;
+  final boolean splitReadRows;
   final long mergeBytes;
   final int maxSegments;
   final double tierRatio;
@@ -102,6 +111,7 @@ public final class RlsmCompactionConfig {
       .splitBytes(conf.getLong(SPLIT_BYTES_KEY, DEFAULT_SPLIT_BYTES))
       .splitMode(SplitMode.valueOf(conf.get(SPLIT_MODE_KEY, DEFAULT_SPLIT_MODE.name()).trim()
         .toUpperCase(Locale.ROOT)))
+      .splitReadRows(conf.getBoolean(SPLIT_READ_ROWS_KEY, DEFAULT_SPLIT_READ_ROWS))
       .mergeBytes(conf.getLong(MERGE_BYTES_KEY, conf.getLong(SPLIT_BYTES_KEY, DEFAULT_SPLIT_BYTES)
         / 16))
       .maxSegments(conf.getInt(MAX_SEGMENTS_KEY, DEFAULT_MAX_SEGMENTS))
@@ -135,6 +145,7 @@ public final class RlsmCompactionConfig {
     this.newPartitionMinRows = b.newPartitionMinRows;
     this.splitBytes = b.splitBytes;
     this.splitMode = b.splitMode;
+    this.splitReadRows = b.splitReadRows;
     this.mergeBytes = mergeBytes;
     this.maxSegments = b.maxSegments;
     this.tierRatio = b.tierRatio;
@@ -174,6 +185,7 @@ public final class RlsmCompactionConfig {
     private int newPartitionMinRows = DEFAULT_NEW_PARTITION_MIN_ROWS;
     private long splitBytes = DEFAULT_SPLIT_BYTES;
     private SplitMode splitMode = DEFAULT_SPLIT_MODE;
+    private boolean splitReadRows = DEFAULT_SPLIT_READ_ROWS;
     private Long mergeBytes; // null: split bytes / 16
     private int maxSegments = DEFAULT_MAX_SEGMENTS;
     private double tierRatio = DEFAULT_TIER_RATIO;
@@ -225,6 +237,12 @@ public final class RlsmCompactionConfig {
     /** {@link #SPLIT_MODE_KEY}. */
     public Builder splitMode(SplitMode mode) {
       this.splitMode = mode;
+      return this;
+    }
+
+    /** {@link #SPLIT_READ_ROWS_KEY}. */
+    public Builder splitReadRows(boolean read) {
+      this.splitReadRows = read;
       return this;
     }
 

@@ -1,9 +1,11 @@
 package org.apache.hadoop.hbase.rlsm.compaction;
 
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
+
 /**
  * Row keys of files, read from their data (the glue reads them through HBase's pread scanner),
- * and the two sizes of a file its file-info holds: only a plan's {@link CompactionPlan.Layout}
- * asks, on the compaction thread.
+ * and what a file's file-info holds of its rows (length, row count, quantiles): only a plan's
+ * {@link CompactionPlan.Layout} asks, on the compaction thread.
  */
 public interface RowSource {
   /** Rows of {@code file} within {@code [low, high]}, ascending; null bounds are open. */
@@ -14,4 +16,10 @@ public interface RowSource {
 
   /** The file's distinct rows (file-info, no data read). */
   long rowCount(String file);
+
+  /**
+   * The file's row quantiles (file-info, no data read); null when the file records none (a v1
+   * file, a bulk load, a file written before they existed).
+   */
+  RowQuantiles quantiles(String file);
 }

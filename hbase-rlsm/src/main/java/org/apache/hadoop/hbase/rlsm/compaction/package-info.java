@@ -10,8 +10,9 @@
  *
  * <p>Selection reads no data: the planner decides from file-info summaries (ranges, counts,
  * sketches) what to compact and what is retired; only a plan's layout (row placement, a split's
- * median; {@code PlacedLayouts}) reads rows, when the
- * engine glue runs the plan outside HBase's store locks.
+ * median; {@code PlacedLayouts}) reads rows, when the engine glue runs the plan outside HBase's
+ * store locks, and a split reads none where its segments' row quantiles serve
+ * ({@code PartitionHalves}).
  *
  * <p>Layering: uses {@code rlsm.index} and {@code rlsm.format} only. Invariants of every plan:
  * partition ranges stay closed, disjoint and ascending; every row of every appended victim is

@@ -31,6 +31,12 @@ public final class V2FileInfo {
    */
   public static final byte[] ROW_SKETCH = Bytes.toBytes("RLSM_ROW_SKETCH");
   /**
+   * Flush and segment files: the file's rows cut into buckets (the encoding of
+   * {@code rlsm.index.RowQuantiles}), from which an index split finds its median; absent in
+   * files written before it existed.
+   */
+  public static final byte[] ROW_QUANTILES = Bytes.toBytes("RLSM_ROW_QUANTILES");
+  /**
    * Manifests, optional: per partition, the statistics of its rows, {@link PartitionStats};
    * absent in manifests written before it existed.
    */

@@ -1,6 +1,8 @@
 /**
  * In-memory indexes of RLSM files: the row hash that orders records, the per-file hash index
- * (row to record), the Level-0 key Bloom filter and the sorted row view used by scans.
+ * (row to record), the Level-0 key Bloom filter and the sorted row view used by scans, and the
+ * summaries of a file's rows that its file-info records (the distinct-row sketch, the row
+ * quantiles).
  *
  * <p>Layering: depends only on {@code rlsm.format} (for its byte codecs) and HBase's
  * {@code Bytes}; knows nothing of stores or HBase files. Invariants: {@link

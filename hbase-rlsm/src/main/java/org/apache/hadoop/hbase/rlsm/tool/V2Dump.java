@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
 import org.apache.hadoop.hbase.rlsm.format.PartitionDescriptor;
 import org.apache.hadoop.hbase.rlsm.format.PartitionStats;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.yetus.audience.InterfaceAudience;
@@ -86,6 +87,15 @@ final class V2Dump {
     }
     if (Bytes.equals(key, V2FileInfo.ROW_SKETCH)) {
       return sketch(p, v);
+    }
+    if (Bytes.equals(key, V2FileInfo.ROW_QUANTILES)) {
+      RowQuantiles q = RowQuantiles.decode(p.toString(), -1, v);
+      StringBuilder b = new StringBuilder().append(q.buckets().size()).append(" buckets");
+      for (RowQuantiles.Bucket bucket : q.buckets()) {
+        b.append("\n    up to ").append(Bytes.toStringBinary(bucket.last())).append(": ")
+          .append(bucket.rows()).append(" rows");
+      }
+      return b.toString();
     }
     if (Bytes.equals(key, V2FileInfo.MANIFEST_STATS)) {
       StringBuilder b = new StringBuilder();

@@ -13,6 +13,7 @@ import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.rlsm.CaseFile;
 import org.apache.hadoop.hbase.rlsm.CaseFile.Case;
 import org.apache.hadoop.hbase.rlsm.index.RangeTree;
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 import org.apache.hadoop.hbase.rlsm.index.RowSketch;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.testclassification.SmallTests;
@@ -35,10 +36,12 @@ public class TestCompactionPlannerCases {
   private static final List<String> CONFIG_KEYS = List.of(RlsmCompactionConfig.L0_TRIGGER_KEY,
     RlsmCompactionConfig.MAX_VICTIMS_KEY, RlsmCompactionConfig.NEW_PARTITION_MIN_ROWS_KEY,
     RlsmCompactionConfig.SPLIT_BYTES_KEY, RlsmCompactionConfig.SPLIT_MODE_KEY,
+    RlsmCompactionConfig.SPLIT_READ_ROWS_KEY,
     RlsmCompactionConfig.MERGE_BYTES_KEY, RlsmCompactionConfig.MAX_SEGMENTS_KEY,
     RlsmCompactionConfig.TIER_RATIO_KEY, RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY, RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY,
     RlsmCompactionConfig.LEAVE_KEY);
-  private static final List<String> KEYS = List.of("partition", "level0", "rows", "length", "major",
+  private static final List<String> KEYS = List.of("partition", "level0", "rows", "length",
+    "quantiles", "major",
     "victim-order", "needs-compaction", "kind", "linked", "appended", "inputs", "drop-deletes",
     "target", "kept", "retired", "rows-read");
 
@@ -56,6 +59,8 @@ public class TestCompactionPlannerCases {
 
   /** Lengths the case gives with "length:" lines; else 100 bytes a row. */
   private final Map<String, Long> lengths = new HashMap<>();
+  /** Files whose row quantiles the source hands out ("quantiles:"), built from their rows. */
+  private final Set<String> withQuantiles = new HashSet<>();
   private final RowSource source = new RowSource() {
     @Override
     public byte[][] rows(String name, byte[] low, byte[] high) {
@@ -78,6 +83,18 @@ public class TestCompactionPlannerCases {
     @Override
     public long rowCount(String name) {
       return known(name).length;
+    }
+
+    @Override
+    public RowQuantiles quantiles(String name) {
+      if (!withQuantiles.contains(name)) {
+        return null;
+      }
+      RowQuantiles.Builder b = new RowQuantiles.Builder();
+      for (byte[] r : known(name)) {
+        b.add(r, RowSketch.hash(r, 0, r.length));
+      }
+      return b.build();
     }
 
     private byte[][] known(String name) {
@@ -213,6 +230,9 @@ public class TestCompactionPlannerCases {
     for (String line : c.all("length")) {
       List<String> words = Case.words(line);
       lengths.put(words.get(0), Long.parseLong(words.get(1)));
+    }
+    if (c.has("quantiles")) {
+      withQuantiles.addAll(names("quantiles"));
     }
     List<FileSummary> level0 = level0();
     List<PartitionSummary> partitions = partitions();
