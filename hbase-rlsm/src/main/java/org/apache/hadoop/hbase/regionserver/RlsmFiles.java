@@ -164,15 +164,7 @@ public final class RlsmFiles {
 
   /** The sketch of a file's rows, or null when it records none (v1, older v2, bulk loads). */
   public static RowSketch sketch(HStoreFile f) {
-    byte[] v = f instanceof RlsmStoreFile ? null : f.getMetadataValue(V2FileInfo.ROW_SKETCH);
-    if (v == null) {
-      return null;
-    }
-    try {
-      return RowSketch.decode(f.getPath().toString(), fileInfoOffset(f), v);
-    } catch (RlsmCorruptionException e) {
-      throw new UncheckedIOException(e); // checked at open
-    }
+    return decoded(f, V2FileInfo.ROW_SKETCH, RowSketch::decode);
   }
 
   /**
@@ -180,12 +172,22 @@ public final class RlsmFiles {
    * Decoded on every call: only an index split asks.
    */
   public static RowQuantiles quantiles(HStoreFile f) {
-    byte[] v = f instanceof RlsmStoreFile ? null : f.getMetadataValue(V2FileInfo.ROW_QUANTILES);
+    return decoded(f, V2FileInfo.ROW_QUANTILES, RowQuantiles::decode);
+  }
+
+  /** A decoder of one RLSM file-info entry; errors name the file and offset given. */
+  private interface Decoder<T> {
+    T decode(String file, long fileOffset, byte[] value) throws RlsmCorruptionException;
+  }
+
+  /** A v2 file's entry {@code key} decoded, or null when absent (and for every v1 file). */
+  private static <T> T decoded(HStoreFile f, byte[] key, Decoder<T> decoder) {
+    byte[] v = f instanceof RlsmStoreFile ? null : f.getMetadataValue(key);
     if (v == null) {
       return null;
     }
     try {
-      return RowQuantiles.decode(f.getPath().toString(), fileInfoOffset(f), v);
+      return decoder.decode(f.getPath().toString(), fileInfoOffset(f), v);
     } catch (RlsmCorruptionException e) {
       throw new UncheckedIOException(e); // checked at open
     }

@@ -21,7 +21,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * (so the family's block size, Bloom type, compression, encryption, data block encoding and
  * cache-on-write apply, and memory is bounded by a block plus index state), with RLSM's role,
  * row count, row sketch and row quantiles in the file-info block (docs/format/rlsm-file.md,
- * "Version 2"). Cells must be appended in key order. Not thread-safe: one flush or compaction thread writes it.
+ * "Version 2"). Cells must be appended in key order. Not thread-safe: one flush or compaction
+ * thread writes it.
  */
 @InterfaceAudience.Private
 final class RlsmV2Writer implements CellSink, ShipperListener {

@@ -83,14 +83,18 @@ final class PartitionHalves {
     }
     byte[] best = null;
     double bestBelow = 0;
+    double[] bestBelowPerSegment = null; // each segment's entries up to best
     for (byte[] c : candidates) {
+      double[] perSegment = new double[n];
       double below = 0;
       for (int s = 0; s < n; s++) {
-        below += rows(q[s], p.low, c);
+        perSegment[s] = rows(q[s], p.low, c);
+        below += perSegment[s];
       }
       if (best == null || Math.abs(below - total / 2) < Math.abs(bestBelow - total / 2)) {
         best = c;
         bestBelow = below;
+        bestBelowPerSegment = perSegment;
       }
     }
     if (best == null || bestBelow <= 0 || bestBelow >= total) {
@@ -104,7 +108,7 @@ final class PartitionHalves {
     double lowerBytes = 0;
     double upperBytes = 0;
     for (int s = 0; s < n; s++) {
-      double below = rows(q[s], p.low, best);
+      double below = bestBelowPerSegment[s];
       double above = inRange[s] - below;
       double perRow = PlacedLayouts.bytesPerRow(source, p.segments.get(s),
         Math.round(inRange[s] * scale));
@@ -138,8 +142,8 @@ final class PartitionHalves {
 
   /**
    * How much of bucket {@code j} lies within {@code [low, high]}, from 0 to 1: the part of the
-   * bucket's key span the range covers, by {@link KeySpan#between} (rows spread evenly over the keys
-   * within one bucket, as they are with hashed or sequential keys). Bucket {@code j} holds rows
+   * bucket's key span the range covers, by {@link KeySpan#between} (rows spread evenly over the
+   * keys within one bucket, as they are with hashed or sequential keys). Bucket {@code j} holds rows
    * from the file's first row (j = 0) or above the previous bucket's last row, up to its own
    * last row.
    */
