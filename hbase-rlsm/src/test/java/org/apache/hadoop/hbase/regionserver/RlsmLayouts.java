@@ -1,9 +1,17 @@
 package org.apache.hadoop.hbase.regionserver;
 
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.compress.Compression;
@@ -21,6 +29,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 final class RlsmLayouts {
   static final byte[] F = Bytes.toBytes("f");
   static final byte[] Q = Bytes.toBytes("q");
+  private static final byte[] PAD = Bytes.toBytes("x".repeat(100));
 
   private RlsmLayouts() {
   }
@@ -57,17 +66,49 @@ final class RlsmLayouts {
 
   /** As {@link #load(HRegion, int)}, each round settled by {@code settling}. */
   static void load(HRegion r, int rounds, Settling settling) throws IOException {
-    byte[] pad = Bytes.toBytes("x".repeat(100));
     for (int round = 0; round < rounds; round++) {
       for (int f = 0; f < 3; f++) {
         int step = 1 + (round + f) % 4;
         for (int i = round * 150 + f; i < 1200 + round * 150; i += step) {
-          r.put(new Put(RlsmTestRows.row(i)).addColumn(F, Q,
-            Bytes.add(RlsmTestRows.value(i), Bytes.toBytes("/" + round), pad)));
+          r.put(new Put(RlsmTestRows.row(i)).addColumn(F, Q, value(i, round)));
         }
         r.flush(true);
       }
       settling.settle(r);
+    }
+  }
+
+  private static byte[] value(int i, int round) {
+    return Bytes.add(RlsmTestRows.value(i), Bytes.toBytes("/" + round), PAD);
+  }
+
+  /**
+   * A full scan of {@code r} after {@link #load} of {@code rounds} rounds returns every row the
+   * load wrote, once, with the value of the last round that wrote it.
+   */
+  static void assertNewestValues(HRegion r, int rounds) throws IOException {
+    TreeMap<Integer, Integer> newest = new TreeMap<>(); // row index -> last round writing it
+    for (int round = 0; round < rounds; round++) {
+      for (int f = 0; f < 3; f++) {
+        int step = 1 + (round + f) % 4;
+        for (int i = round * 150 + f; i < 1200 + round * 150; i += step) {
+          newest.put(i, round);
+        }
+      }
+    }
+    TreeMap<byte[], byte[]> expected = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    newest.forEach((i, round) -> expected.put(RlsmTestRows.row(i), value(i, round)));
+    List<Cell> cells = new ArrayList<>();
+    try (RegionScanner s = r.getScanner(new Scan())) {
+      boolean more;
+      do {
+        more = s.next(cells);
+      } while (more);
+    }
+    assertEquals("rows a full scan returned", expected.size(), cells.size());
+    for (Cell c : cells) {
+      byte[] row = CellUtil.cloneRow(c);
+      assertArrayEquals(Bytes.toStringBinary(row), expected.get(row), CellUtil.cloneValue(c));
     }
   }
 }

@@ -126,6 +126,15 @@ public class TestRlsmPartitionStats {
       }
     });
     assertTrue("the load split partitions by index", splits[0] > 0);
+    assertWithinQuantileBound(r);
+    HBaseTestingUtility.closeRegionAndWAL(r);
+  }
+
+  /**
+   * Every partition's recorded entries and distinct rows are off its rows' by at most a bucket
+   * of each segment at each of its two bounds (an index split's estimate from the quantiles).
+   */
+  private static void assertWithinQuantileBound(HRegion r) throws IOException {
     for (RlsmStoreFileManager.Partition p : files(r).state().partitions) {
       RowStats recorded = p.summary().stats();
       RowStats read = p.readSummary().stats();
@@ -141,6 +150,52 @@ public class TestRlsmPartitionStats {
       assertTrue(p + " distinct rows " + recorded + " vs " + read + ", bound " + bound,
         Math.abs(recorded.distinctRows() - read.distinctRows()) <= bound);
     }
+  }
+
+  /**
+   * Range-appends divide the partitions above the split size ({@code
+   * hbase.rlsm.partition.split.in.append}): each round flushes the three files of the Level-0
+   * trigger and runs one compaction, a range-append, so a split waiting for a compaction of its
+   * own never runs, as under sustained ingest. The partitions still stay near the split size;
+   * the appends that divide read no more data blocks than the files they rewrite hold (their
+   * halves come from the quantiles), every partition's statistics stay within the quantiles'
+   * bound, and a scan returns every row's newest value.
+   */
+  @Test
+  public void appendsDivideOversizedPartitions() throws IOException {
+    String table = "partition_stats_append_splits";
+    TableDescriptor base = RlsmLayouts.smallPartitions(table);
+    TableDescriptor td = TableDescriptorBuilder.newBuilder(base)
+      .modifyColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(base.getColumnFamily(F))
+        .setConfiguration(RlsmCompactionConfig.SPLIT_IN_APPEND_KEY, "true").build())
+      .build();
+    RegionInfo info = RegionInfoBuilder.newBuilder(td.getTableName()).build();
+    HRegion r = HBaseTestingUtility.createRegionAndWAL(info, UTIL.getDataTestDir(table),
+      UTIL.getConfiguration(), td);
+    int rounds = 8;
+    int[] divided = { 0 };
+    RlsmLayouts.load(r, rounds, region -> {
+      RlsmStoreFileManager.State before = files(region).state();
+      region.compact(false);
+      RlsmStoreFileManager.State after = files(region).state();
+      System.out.println("after an append: " + after.partitions.size() + " partitions, "
+        + after.level0.size() + " Level-0 files");
+      assertEquals("Level-0 after the append", 0, after.level0.size());
+      if (after.partitions.size() > before.partitions.size() + 1) {
+        divided[0]++;
+      }
+    });
+    assertTrue("appends divided partitions", divided[0] > 0);
+    long splitBytes = Long.parseLong(
+      td.getColumnFamily(F).getConfigurationValue(RlsmCompactionConfig.SPLIT_BYTES_KEY));
+    for (PartitionSummary p : plannerView(r)) {
+      // a partition above the split size halves at the next append, and one round's rows
+      // land on it in between
+      assertTrue(p + ": " + p.bytes() + " bytes, split size " + splitBytes,
+        p.bytes() <= 3 * splitBytes);
+    }
+    assertWithinQuantileBound(r);
+    RlsmLayouts.assertNewestValues(r, rounds);
     HBaseTestingUtility.closeRegionAndWAL(r);
   }
 

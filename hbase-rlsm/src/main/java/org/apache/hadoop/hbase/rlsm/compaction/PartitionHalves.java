@@ -25,22 +25,48 @@ final class PartitionHalves {
   final byte[] upperLow;
   final RowStats lower;
   final RowStats upper;
+  /** Per segment of the partition (its order): the row entries and bytes each half takes. */
+  private final long[] lowerEntries;
+  private final long[] lowerBytes;
+  private final long[] upperEntries;
+  private final long[] upperBytes;
 
-  private PartitionHalves(byte[] lowerHigh, byte[] upperLow, RowStats lower, RowStats upper) {
+  private PartitionHalves(byte[] lowerHigh, byte[] upperLow, RowStats lower, RowStats upper,
+    long[][] perSegment) {
     this.lowerHigh = lowerHigh;
     this.upperLow = upperLow;
     this.lower = lower;
     this.upper = upper;
+    this.lowerEntries = perSegment[0];
+    this.lowerBytes = perSegment[1];
+    this.upperEntries = perSegment[2];
+    this.upperBytes = perSegment[3];
   }
 
   /**
-   * The halves of {@code p}: from its segments' quantiles when they allow, else from its rows.
-   * @throws UncheckedIOException when the rows hold fewer than two distinct rows (the selection
-   *                              excludes such partitions by their sketch)
+   * The halves of {@code p}: from its rows when {@code readRows}, else from its segments'
+   * quantiles when they allow, else from its rows; null when its rows hold fewer than two
+   * distinct rows (the selection excludes such partitions by their sketch, exact up to its
+   * exact size).
    */
-  static PartitionHalves of(PartitionSummary p, RowSource source) {
-    PartitionHalves h = fromQuantiles(p, source);
+  static PartitionHalves of(PartitionSummary p, RowSource source, boolean readRows) {
+    PartitionHalves h = readRows ? null : fromQuantiles(p, source);
     return h != null ? h : fromRows(p, source);
+  }
+
+  /**
+   * The lower half of {@code p} (the partition these halves divide) as a partition: its
+   * segments, shared with the upper half, with the entries and bytes this half takes of each.
+   */
+  PartitionSummary lowerOf(PartitionSummary p) {
+    return new PartitionSummary(p.low, lowerHigh, p.segments, lower, lowerBytes, lowerEntries,
+      false);
+  }
+
+  /** The upper half of {@code p} as a partition, as {@link #lowerOf}. */
+  PartitionSummary upperOf(PartitionSummary p) {
+    return new PartitionSummary(upperLow, p.high, p.segments, upper, upperBytes, upperEntries,
+      false);
   }
 
   /**
@@ -107,6 +133,7 @@ final class PartitionHalves {
     RowSketch upperRows = new RowSketch();
     double lowerBytes = 0;
     double upperBytes = 0;
+    long[][] perSegment = new long[4][n];
     for (int s = 0; s < n; s++) {
       double below = bestBelowPerSegment[s];
       double above = inRange[s] - below;
@@ -114,6 +141,10 @@ final class PartitionHalves {
         Math.round(inRange[s] * scale));
       lowerBytes += perRow * below * scale;
       upperBytes += perRow * above * scale;
+      perSegment[0][s] = Math.round(below * scale);
+      perSegment[1][s] = Math.round(perRow * below * scale);
+      perSegment[2][s] = Math.round(above * scale);
+      perSegment[3][s] = Math.round(perRow * above * scale);
       List<RowQuantiles.Bucket> buckets = q[s].buckets();
       for (int j = 0; j < buckets.size(); j++) {
         if (share(q[s], j, p.low, best) > 0) {
@@ -127,7 +158,7 @@ final class PartitionHalves {
     long lowerEntries = Math.round(bestBelow * scale);
     return new PartitionHalves(best, upperLow,
       new RowStats(lowerEntries, Math.round(lowerBytes), lowerRows),
-      new RowStats(p.entries - lowerEntries, Math.round(upperBytes), upperRows));
+      new RowStats(p.entries - lowerEntries, Math.round(upperBytes), upperRows), perSegment);
   }
 
   /** The row entries of a file within {@code [low, high]} as its quantiles tell them. */
@@ -186,8 +217,7 @@ final class PartitionHalves {
   /**
    * The halves at the median of the segments' rows in range (each row once per segment holding
    * it), the rows read: the median ends the lower half when a smaller row exists, else it starts
-   * the upper one.
-   * @throws UncheckedIOException when the rows hold fewer than two distinct rows
+   * the upper one; null when the rows hold fewer than two distinct rows.
    */
   static PartitionHalves fromRows(PartitionSummary p, RowSource source) {
     byte[][][] perSegment = new byte[p.segments.size()][][];
@@ -198,12 +228,21 @@ final class PartitionHalves {
     }
     byte[][] bounds = median(all.toArray(new byte[0][]));
     if (bounds == null) {
-      throw new UncheckedIOException(new IOException("partition [" + Bytes.toStringBinary(p.low)
-        + ", " + Bytes.toStringBinary(p.high) + "] holds fewer than two distinct rows and "
-        + "cannot be split; nothing was written"));
+      return null;
     }
-    RowStats[] stats = halfStats(p.segments, perSegment, bounds[0], source);
-    return new PartitionHalves(bounds[0], bounds[1], stats[0], stats[1]);
+    long[][] counts = new long[4][perSegment.length];
+    RowStats[] stats = halfStats(p.segments, perSegment, bounds[0], source, counts);
+    return new PartitionHalves(bounds[0], bounds[1], stats[0], stats[1], counts);
+  }
+
+  /**
+   * The failure of a split of {@code p} whose rows hold fewer than two distinct rows (the
+   * selection excludes such partitions by their sketch: a layout the planner did not expect).
+   */
+  static UncheckedIOException indivisible(PartitionSummary p) {
+    return new UncheckedIOException(new IOException("partition [" + Bytes.toStringBinary(p.low)
+      + ", " + Bytes.toStringBinary(p.high) + "] holds fewer than two distinct rows and "
+      + "cannot be split; nothing was written"));
   }
 
   /**
@@ -245,9 +284,10 @@ final class PartitionHalves {
    * segment's rows a heavy segment's weight.
    * @param segments   the partition's segments
    * @param perSegment each segment's rows in the partition's range, same order
+   * @param counts     filled per segment: lower entries, lower bytes, upper entries, upper bytes
    */
   private static RowStats[] halfStats(List<String> segments, byte[][][] perSegment,
-    byte[] lowerHigh, RowSource source) {
+    byte[] lowerHigh, RowSource source, long[][] counts) {
     RowSketch lowerRows = new RowSketch();
     RowSketch upperRows = new RowSketch();
     long lowerEntries = 0;
@@ -268,6 +308,10 @@ final class PartitionHalves {
       double perRow = PlacedLayouts.bytesPerRow(source, segments.get(s), perSegment[s].length);
       lowerBytes += (long) (perRow * below);
       upperBytes += (long) (perRow * above);
+      counts[0][s] = below;
+      counts[1][s] = (long) (perRow * below);
+      counts[2][s] = above;
+      counts[3][s] = (long) (perRow * above);
       lowerEntries += below;
       upperEntries += above;
     }

@@ -71,37 +71,62 @@ final class PlacedLayouts {
    * A range-append: the rows of {@code placed} go to partitions and gaps; a partition keeps its
    * segments and its linked files unless folded ({@code foldKeeps[i] >= 0}: it keeps only that
    * many of its oldest segments, the others and its linked files are inputs); a new partition
-   * keeps nothing.
+   * keeps nothing. A partition marked in {@code splits} (it has no linked files) is first
+   * divided into {@link PartitionHalves} by index, from its segments' quantiles (or its rows
+   * when {@code readRows} or they do not allow); both halves keep its segments, fold as it
+   * would have, and take the placed rows of their own ranges. A partition whose rows turn out
+   * indivisible stays whole.
    */
   static Layout append(List<PartitionSummary> partitions, int[] foldKeeps,
-    Map<PartitionSummary, List<FileSummary>> links, List<String> placed, int minRows) {
+    Map<PartitionSummary, List<FileSummary>> links, List<String> placed, int minRows,
+    boolean[] splits, boolean readRows) {
     return rows -> {
-      RowPlacement placement = RowPlacement.place(lows(partitions), highs(partitions),
-        gapRowsOf(placed, partitions, rows), minRows);
-      List<Target> targets = new ArrayList<>();
-      for (RowPlacement.Range r : placement.ranges()) {
-        if (r.existing < 0) {
-          targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
-          continue;
-        }
-        PartitionSummary p = partitions.get(r.existing);
-        int foldKeep = foldKeeps[r.existing];
-        if (foldKeep == 0) {
-          targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
-        } else if (foldKeep > 0) {
-          List<String> keep = p.segments.subList(0, foldKeep);
-          targets.add(new Target(r.low, r.high, keep,
-            widened(p, r, keep, p.keptBefore(foldKeep), rows)));
+      List<PartitionSummary> divided = new ArrayList<>(partitions.size());
+      List<Integer> keeps = new ArrayList<>(partitions.size());
+      for (int i = 0; i < partitions.size(); i++) {
+        PartitionSummary p = partitions.get(i);
+        PartitionHalves h = splits[i] ? PartitionHalves.of(p, rows, readRows) : null;
+        if (h != null) {
+          divided.add(h.lowerOf(p));
+          divided.add(h.upperOf(p));
+          keeps.add(foldKeeps[i]);
         } else {
-          List<FileSummary> l = links.getOrDefault(p, List.of());
-          List<String> keep = new ArrayList<>(p.segments);
-          l.forEach(v -> keep.add(v.name));
-          targets.add(new Target(r.low, r.high, keep,
-            plusLinked(widened(p, r, p.segments, p.stats, rows), l)));
+          divided.add(p);
         }
+        keeps.add(foldKeeps[i]);
       }
-      return targets;
+      return appendTargets(divided, keeps, links, placed, minRows, rows);
     };
+  }
+
+  private static List<Target> appendTargets(List<PartitionSummary> partitions,
+    List<Integer> foldKeeps, Map<PartitionSummary, List<FileSummary>> links, List<String> placed,
+    int minRows, RowSource rows) {
+    RowPlacement placement = RowPlacement.place(lows(partitions), highs(partitions),
+      gapRowsOf(placed, partitions, rows), minRows);
+    List<Target> targets = new ArrayList<>();
+    for (RowPlacement.Range r : placement.ranges()) {
+      if (r.existing < 0) {
+        targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
+        continue;
+      }
+      PartitionSummary p = partitions.get(r.existing);
+      int foldKeep = foldKeeps.get(r.existing);
+      if (foldKeep == 0) {
+        targets.add(new Target(r.low, r.high, List.of(), RowStats.EMPTY));
+      } else if (foldKeep > 0) {
+        List<String> keep = p.segments.subList(0, foldKeep);
+        targets.add(new Target(r.low, r.high, keep,
+          widened(p, r, keep, p.keptBefore(foldKeep), rows)));
+      } else {
+        List<FileSummary> l = links.getOrDefault(p, List.of());
+        List<String> keep = new ArrayList<>(p.segments);
+        l.forEach(v -> keep.add(v.name));
+        targets.add(new Target(r.low, r.high, keep,
+          plusLinked(widened(p, r, p.segments, p.stats, rows), l)));
+      }
+    }
+    return targets;
   }
 
   /**
@@ -197,8 +222,10 @@ final class PlacedLayouts {
     boolean readRows) {
     return rows -> {
       PartitionSummary p = partitions.get(i);
-      PartitionHalves h =
-        readRows ? PartitionHalves.fromRows(p, rows) : PartitionHalves.of(p, rows);
+      PartitionHalves h = PartitionHalves.of(p, rows, readRows);
+      if (h == null) {
+        throw PartitionHalves.indivisible(p);
+      }
       List<Target> targets = new ArrayList<>();
       for (int j = 0; j < partitions.size(); j++) {
         PartitionSummary q = partitions.get(j);

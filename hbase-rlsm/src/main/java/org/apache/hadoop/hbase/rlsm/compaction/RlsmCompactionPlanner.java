@@ -17,7 +17,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
  * RLSM): file-info only (key ranges, row counts, sketches), never a data block, so selection
  * costs the same whatever the rows. In order of priority: a user major compaction; a range-append
- * when Level-0 has reached the trigger; a split of a partition above the split size; a chain
+ * when Level-0 has reached the trigger (which also divides, by index, the partitions above the
+ * split size: {@link RlsmCompactionConfig#SPLIT_IN_APPEND_KEY}); a split of a partition above the
+ * split size; a chain
  * clean-up of a partition with too many segments or too much superseded data; a merge of two
  * small neighbours. A family that is leaving RLSM ({@code hbase.rlsm.leave}) gets only
  * whole-store rewrites into one plain HFile, whenever a major compaction is requested, Level-1 is
@@ -144,13 +146,27 @@ public final class RlsmCompactionPlanner {
     if (victims.size() > config.maxVictims) {
       victims = victims.subList(0, config.maxVictims);
     }
+    // partitions above the split size divide in the layout step: no compaction of their own
+    // waits for Level-0 to fall below the trigger, which sustained ingest seldom lets happen
+    boolean[] splits = new boolean[partitions.size()];
+    Set<PartitionSummary> splitting = new HashSet<>();
+    if (config.splitInAppend && config.splitMode == RlsmCompactionConfig.SplitMode.INDEX) {
+      for (int i = 0; i < partitions.size(); i++) {
+        PartitionSummary p = partitions.get(i);
+        if (p.bytes > config.splitBytes && divisible(p)) {
+          splits[i] = true;
+          splitting.add(p);
+        }
+      }
+    }
     Map<PartitionSummary, List<FileSummary>> links = new LinkedHashMap<>();
     List<FileSummary> placed = new ArrayList<>();
     List<String> appended = new ArrayList<>();
     Map<String, List<byte[][]>> inputs = new LinkedHashMap<>();
     for (FileSummary v : victims) {
       PartitionSummary p = unionTarget(v, tree);
-      if (p != null) {
+      // a file inside a partition that divides may straddle the halves: placed, not linked
+      if (p != null && !splitting.contains(p)) {
         links.computeIfAbsent(p, k -> new ArrayList<>()).add(v);
       } else {
         placed.add(v);
@@ -203,9 +219,12 @@ public final class RlsmCompactionPlanner {
     }
     String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger
       + (whole + newest == 0 ? "" : ", at the bound of " + config.maxSegments + " segments "
-        + newest + " partitions fold their newest segments in, " + whole + " all of them");
+        + newest + " partitions fold their newest segments in, " + whole + " all of them")
+      + (splitting.isEmpty() ? "" : ", " + splitting.size() + " partitions above "
+        + config.splitBytes + " bytes divide by index");
     return new CompactionPlan(Kind.APPEND, reason,
-      PlacedLayouts.append(partitions, foldKeeps, links, placedNames, config.newPartitionMinRows),
+      PlacedLayouts.append(partitions, foldKeeps, links, placedNames, config.newPartitionMinRows,
+        splits, config.splitReadRows),
       referenced, inputs, false, appended, linked);
   }
 
