@@ -174,9 +174,9 @@ final class PartitionHalves {
   /**
    * How much of bucket {@code j} lies within {@code [low, high]}, from 0 to 1: the part of the
    * bucket's key span the range covers, by {@link KeySpan#between} (rows spread evenly over the
-   * keys within one bucket, as they are with hashed or sequential keys). Bucket {@code j} holds rows
-   * from the file's first row (j = 0) or above the previous bucket's last row, up to its own
-   * last row.
+   * keys within one bucket, as they are with hashed or sequential keys). Bucket {@code j} holds
+   * rows from the file's first row (j = 0) or above the previous bucket's last row, up to its
+   * own last row.
    */
   private static double share(RowQuantiles q, int j, byte[] low, byte[] high) {
     byte[] last = q.buckets().get(j).last();

@@ -275,7 +275,8 @@ public final class RlsmCompactionPlanner {
         inputs.put(seg, List.<byte[][]> of(new byte[][] { p.low, p.high }));
       }
     }
-    return new CompactionPlan(Kind.SPLIT, reason, PlacedLayouts.split(partitions, i, index, config.splitReadRows),
+    return new CompactionPlan(Kind.SPLIT, reason,
+      PlacedLayouts.split(partitions, i, index, config.splitReadRows),
       referenced, inputs, !index && mayDropDeletes(level0, p.low, p.high), List.of(), List.of());
   }
 
