@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.regionserver.throttle.ThroughputController;
 import org.apache.hadoop.hbase.rlsm.cachehint.CacheHints;
 import org.apache.hadoop.hbase.rlsm.cachehint.StreamRole;
 import org.apache.hadoop.hbase.rlsm.compaction.CompactionPlan;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.rlsm.compaction.RowStats;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
@@ -87,34 +88,51 @@ final class RlsmCompactionRunner {
   Result run(CompactionRequestImpl request, ThroughputController tc, User user)
     throws IOException {
     Result result = new Result();
-    List<RlsmV2Writer> writers = new ArrayList<>();
+    List<HStoreFile> inputs = inputs();
+    long maxSeqId = 0;
+    for (HStoreFile f : inputs) {
+      maxSeqId = Math.max(maxSeqId, f.getMaxSequenceId());
+    }
+    boolean major = plan.kind() == CompactionPlan.Kind.MAJOR;
+    int threads = plan.kind() == CompactionPlan.Kind.LEAVE ? 0
+      : store.conf.getInt(RlsmCompactionConfig.FINISH_THREADS_KEY,
+        RlsmCompactionConfig.DEFAULT_FINISH_THREADS);
+    SegmentFinisher finisher = new SegmentFinisher(threads, maxSeqId, major,
+      store.getRegionInfo().getEncodedName() + "-" + store.getColumnFamilyName());
+    // the writers still receiving cells (owned by this thread); the finisher owns the rest
+    List<RlsmV2Writer> open = new ArrayList<>();
     boolean ok = false;
     try {
       Map<Integer, RlsmV2Writer> byTarget = new HashMap<>();
-      long maxSeqId = 0;
-      if (!plan.inputs().isEmpty()) {
-        maxSeqId = scanAndRoute(request, tc, user, byTarget, writers, result);
+      if (!inputs.isEmpty()) {
+        scanAndRoute(inputs, request, tc, user, byTarget, open, finisher, result);
       }
       if (plan.kind() == CompactionPlan.Kind.LEAVE) {
-        finishLeave(writers, maxSeqId, result);
+        finishLeave(open, maxSeqId, result);
         ok = true;
         return result;
       }
-      boolean major = plan.kind() == CompactionPlan.Kind.MAJOR;
-      Map<RlsmV2Writer, RowStats> segmentStats = new HashMap<>();
-      for (RlsmV2Writer w : writers) {
-        result.paths.add(w.getPath());
-        long length = w.finish(maxSeqId, major, List.of());
-        result.dataBytes += length;
-        segmentStats.put(w, new RowStats(w.rows(), length, w.sketch()));
+      for (RlsmV2Writer w : new ArrayList<>(open)) {
+        finisher.submit(w);
+        open.remove(w);
       }
-      writers.clear();
+      List<Path> segments = finisher.paths();
+      List<Long> lengths = finisher.await();
+      Map<Path, RowStats> segmentStats = new HashMap<>();
+      for (RlsmV2Writer w : byTarget.values()) {
+        long length = lengths.get(segments.indexOf(w.getPath()));
+        result.dataBytes += length;
+        segmentStats.put(w.getPath(), new RowStats(w.rows(), length, w.sketch()));
+      }
+      result.paths.addAll(segments);
       writeManifest(byTarget, segmentStats, result);
       ok = true;
       return result;
     } finally {
+      finisher.shutdown();
       if (!ok) {
-        for (RlsmV2Writer w : writers) {
+        finisher.discard();
+        for (RlsmV2Writer w : open) {
           w.abort();
         }
         for (Path p : result.paths) {
@@ -122,6 +140,16 @@ final class RlsmCompactionRunner {
         }
       }
     }
+  }
+
+  /** The plan's input files, oldest first (by sequence id, as the StoreScanner expects). */
+  private List<HStoreFile> inputs() throws IOException {
+    List<HStoreFile> inputs = new ArrayList<>();
+    for (String name : plan.inputs().keySet()) {
+      inputs.add(file(name));
+    }
+    inputs.sort(StoreFileComparators.SEQ_ID);
+    return inputs;
   }
 
   /**
@@ -145,17 +173,9 @@ final class RlsmCompactionRunner {
     writers.clear();
   }
 
-  private long scanAndRoute(CompactionRequestImpl request, ThroughputController tc, User user,
-    Map<Integer, RlsmV2Writer> byTarget, List<RlsmV2Writer> writers, Result result)
-    throws IOException {
-    List<HStoreFile> inputs = new ArrayList<>();
-    long maxSeqId = 0;
-    for (String name : plan.inputs().keySet()) {
-      HStoreFile f = file(name);
-      inputs.add(f);
-      maxSeqId = Math.max(maxSeqId, f.getMaxSequenceId());
-    }
-    inputs.sort(StoreFileComparators.SEQ_ID);
+  private void scanAndRoute(List<HStoreFile> inputs, CompactionRequestImpl request,
+    ThroughputController tc, User user, Map<Integer, RlsmV2Writer> byTarget,
+    List<RlsmV2Writer> open, SegmentFinisher finisher, Result result) throws IOException {
     long smallestReadPoint = store.getSmallestReadPoint();
     List<StoreFileScanner> scanners = new ArrayList<>(inputs.size());
     long cells = 0;
@@ -191,7 +211,7 @@ final class RlsmCompactionRunner {
       if (cp != null) {
         scanner = cp.preCompact(store, scanner, scanType, request.getTracker(), request, user);
       }
-      route(scanner, tc, throttleName, new WriterFactory(cells, tags), byTarget, writers);
+      route(scanner, tc, throttleName, new WriterFactory(cells, tags), byTarget, open, finisher);
     } catch (InterruptedException e) {
       throw new InterruptedIOException("Interrupted while throttling compaction of " + store);
     } finally {
@@ -203,7 +223,6 @@ final class RlsmCompactionRunner {
         scanner.close();
       }
     }
-    return maxSeqId;
   }
 
   /** New segment writers, sized and tagged after the inputs. */
@@ -222,9 +241,14 @@ final class RlsmCompactionRunner {
     }
   }
 
+  /**
+   * Writes every cell into its target's segment. Rows come in key order and targets are in key
+   * order, so a segment the scan has passed receives nothing more: it goes to the finisher while
+   * the scan goes on (a LEAVE plan's one output stays open: it is finished with its metadata).
+   */
   private void route(InternalScanner scanner, ThroughputController tc, String throttleName,
-    WriterFactory factory, Map<Integer, RlsmV2Writer> byTarget, List<RlsmV2Writer> writers)
-    throws IOException, InterruptedException {
+    WriterFactory factory, Map<Integer, RlsmV2Writer> byTarget, List<RlsmV2Writer> open,
+    SegmentFinisher finisher) throws IOException, InterruptedException {
     // as HBase's Compactor: let the scanner release the blocks behind written cells now and then
     long shipLimit = 2L * store.getColumnFamilyDescriptor().getBlocksize();
     long sinceShip = 0;
@@ -246,12 +270,21 @@ final class RlsmCompactionRunner {
           // a LEAVE plan has no targets: every row goes to its one output
           int t = plan.kind() == CompactionPlan.Kind.LEAVE ? 0 : targetOf(targets, row);
           written.computeIfAbsent(t, k -> new byte[][] { row, row })[1] = row;
-          current = byTarget.get(t);
-          if (current == null) {
-            current = factory.create();
-            byTarget.put(t, current);
-            writers.add(current);
+          RlsmV2Writer next = byTarget.get(t);
+          if (next == null) {
+            if (current != null) {
+              finisher.submit(current);
+              open.remove(current);
+            }
+            next = factory.create();
+            byTarget.put(t, next);
+            open.add(next);
+          } else if (next != current) {
+            // its segment was handed to the finisher: rows must come in key order
+            throw new IOException("compaction of " + store + " met row "
+              + Bytes.toStringBinary(row) + " after leaving its partition; nothing was committed");
           }
+          current = next;
         }
         current.append(c);
         tc.control(throttleName, c.getSerializedSize());
@@ -267,7 +300,7 @@ final class RlsmCompactionRunner {
       cells.clear();
       if (sinceShip > shipLimit && scanner instanceof Shipper) {
         sinceShip = 0;
-        for (RlsmV2Writer w : writers) {
+        for (RlsmV2Writer w : open) {
           w.beforeShipped();
         }
         ((Shipper) scanner).shipped();
@@ -278,7 +311,7 @@ final class RlsmCompactionRunner {
     // entry and the block index when it closes). The caller closes the scanner, which returns
     // the blocks behind those cells to HBase's buffer pool, before the writers close; copy them
     // now, as HBase's own Compactor does at the end of its loop.
-    for (RlsmV2Writer w : writers) {
+    for (RlsmV2Writer w : open) {
       w.beforeShipped();
     }
   }
@@ -336,7 +369,7 @@ final class RlsmCompactionRunner {
    * follows what the compaction changed, not the partition count.
    */
   private void writeManifest(Map<Integer, RlsmV2Writer> byTarget,
-    Map<RlsmV2Writer, RowStats> segmentStats, Result result) throws IOException {
+    Map<Path, RowStats> segmentStats, Result result) throws IOException {
     List<PartitionDescriptor> parts = new ArrayList<>();
     List<PartitionStats> stats = new ArrayList<>();
     for (int i = 0; i < targets.size(); i++) {
@@ -346,7 +379,7 @@ final class RlsmCompactionRunner {
       RlsmV2Writer w = byTarget.get(i);
       if (w != null) {
         segments.add(w.getPath().getName());
-        s = s == null ? null : s.plus(segmentStats.get(w));
+        s = s == null ? null : s.plus(segmentStats.get(w.getPath()));
       }
       if (!segments.isEmpty()) {
         parts.add(clip(t, t.keep.isEmpty() ? written.get(i) : null, segments));

@@ -21,8 +21,8 @@ import org.apache.yetus.audience.InterfaceAudience;
  * (so the family's block size, Bloom type, compression, encryption, data block encoding and
  * cache-on-write apply, and memory is bounded by a block plus index state), with RLSM's role,
  * row count, row sketch and row quantiles in the file-info block (docs/format/rlsm-file.md,
- * "Version 2"). Cells must be appended in key order. Not thread-safe: one flush or compaction
- * thread writes it.
+ * "Version 2"). Cells must be appended in key order. Not thread-safe: one thread at a time
+ * writes it (a compaction may hand it to a {@link SegmentFinisher} thread to finish).
  */
 @InterfaceAudience.Private
 final class RlsmV2Writer implements CellSink, ShipperListener {
@@ -129,6 +129,11 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
     } finally {
       store.getFileSystem().delete(writer.getPath(), false);
     }
+  }
+
+  /** Deletes the file once finished (a compaction that failed after closing it). */
+  void delete() throws IOException {
+    store.getFileSystem().delete(writer.getPath(), false);
   }
 
   /** HBase's writer copies the cells it holds before the scanner releases their blocks. */

@@ -47,11 +47,11 @@ public final class RlsmCompactionConfig {
    * Whether a range-append also divides, by index, the partitions it finds above the split size
    * (in {@code index} split mode). Under sustained ingest Level-0 is at the trigger after nearly
    * every append, so a split that waits for a compaction of its own rarely runs and partitions
-   * grow far past the split size; false (for now the default: the whole suite and the scale
-   * benchmark have not yet run with it) keeps splits as compactions of their own.
+   * grow far past the split size; false keeps splits as compactions of their own (the
+   * scale benchmark's {@code rlsm-index-splitwait} variant).
    */
   public static final String SPLIT_IN_APPEND_KEY = "hbase.rlsm.partition.split.in.append";
-  public static final boolean DEFAULT_SPLIT_IN_APPEND = false;
+  public static final boolean DEFAULT_SPLIT_IN_APPEND = true;
   /** Neighbours both smaller than this are merged; default split bytes / 16. */
   public static final String MERGE_BYTES_KEY = "hbase.rlsm.partition.merge.bytes";
   /** Chain clean-up: rewrite a partition that has more segments than this. */
@@ -91,6 +91,13 @@ public final class RlsmCompactionConfig {
    */
   public static final String LEAVE_KEY = "hbase.rlsm.leave";
   public static final boolean DEFAULT_LEAVE = false;
+  /**
+   * Threads that close a compaction's segments while its scan goes on (once the scan has passed
+   * a segment's partition); at most twice as many segments wait for them. 0 closes each on the
+   * compaction thread. Read by the compaction runner, not the planner.
+   */
+  public static final String FINISH_THREADS_KEY = "hbase.rlsm.compaction.finish.threads";
+  public static final int DEFAULT_FINISH_THREADS = 4;
 
   /** How an oversized partition is divided. */
   public enum SplitMode {

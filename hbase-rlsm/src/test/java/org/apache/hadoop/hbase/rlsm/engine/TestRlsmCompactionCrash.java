@@ -16,12 +16,16 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -36,6 +40,7 @@ import org.apache.hadoop.hbase.regionserver.HRegion;
 import org.apache.hadoop.hbase.regionserver.HRegionServer;
 import org.apache.hadoop.hbase.regionserver.HStore;
 import org.apache.hadoop.hbase.regionserver.InternalScanner;
+import org.apache.hadoop.hbase.regionserver.RlsmStoreProbe;
 import org.apache.hadoop.hbase.regionserver.ScanType;
 import org.apache.hadoop.hbase.regionserver.ScannerContext;
 import org.apache.hadoop.hbase.regionserver.Store;
@@ -44,6 +49,7 @@ import org.apache.hadoop.hbase.regionserver.compactions.CompactionRequest;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.RlsmMiniClusterRule;
+import org.apache.hadoop.hbase.rlsm.compaction.RlsmCompactionConfig;
 import org.apache.hadoop.hbase.testclassification.LargeTests;
 import org.apache.hadoop.hbase.testclassification.RegionServerTests;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -82,6 +88,10 @@ public class TestRlsmCompactionCrash {
     static final AtomicInteger failNext = new AtomicInteger();
     static final AtomicReference<Hold> hold = new AtomicReference<>();
     static volatile long stallMillis;
+    /** Fails the next compaction once its scan returns a row at or past this one. */
+    static final AtomicReference<byte[]> failAtRow = new AtomicReference<>();
+    /** The files in the region's temporary directory when {@link #failAtRow} struck. */
+    static final AtomicInteger tmpFilesAtFailure = new AtomicInteger(-1);
 
     @Override
     public Optional<RegionObserver> getRegionObserver() {
@@ -94,6 +104,8 @@ public class TestRlsmCompactionCrash {
       CompactionRequest request) {
       TableName table = c.getEnvironment().getRegionInfo().getTable();
       boolean fail = failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+      byte[] failAt = failAtRow.getAndSet(null);
+      HRegion region = (HRegion) c.getEnvironment().getRegion();
       long stall = stallMillis;
       return new InternalScanner() {
         int cells;
@@ -114,6 +126,12 @@ public class TestRlsmCompactionCrash {
           }
           if (fail && cells > 100) {
             throw new IOException("injected compaction failure after " + cells + " cells");
+          }
+          if (failAt != null && !result.isEmpty()
+            && Bytes.compareTo(CellUtil.cloneRow(result.get(result.size() - 1)), failAt) >= 0) {
+            tmpFilesAtFailure.set(tmpFiles(region).size());
+            throw new IOException("injected compaction failure at row "
+              + Bytes.toStringBinary(failAt) + " after " + cells + " cells");
           }
           if (stall > 0) {
             try {
@@ -151,9 +169,13 @@ public class TestRlsmCompactionCrash {
   }
 
   private static TableName create(String name) throws Exception {
+    return create(name, RlsmTables.family(F));
+  }
+
+  private static TableName create(String name, ColumnFamilyDescriptor family) throws Exception {
     TableName tn = TableName.valueOf(name);
     util.getAdmin().createTable(RlsmTables.configure(TableDescriptorBuilder.newBuilder(tn))
-      .setColumnFamily(RlsmTables.family(F)).setCoprocessor(Interrupter.class.getName()).build());
+      .setColumnFamily(family).setCoprocessor(Interrupter.class.getName()).build());
     util.waitTableAvailable(tn.getName(), RlsmTestCluster.HANG_GUARD_MS);
     return tn;
   }
@@ -164,12 +186,18 @@ public class TestRlsmCompactionCrash {
 
   /** Three flushes of overlapping rows; returns the expected value of each row. */
   private static String[] load(TableName tn, int rows, int rounds) throws Exception {
+    return load(tn, rows, rounds, "v");
+  }
+
+  /** As {@link #load(TableName, int, int)}, values starting with {@code prefix}. */
+  private static String[] load(TableName tn, int rows, int rounds, String prefix)
+    throws Exception {
     String[] want = new String[rows];
     try (Table t = util.getConnection().getTable(tn)) {
       for (int r = 0; r < rounds; r++) {
         List<Put> puts = new ArrayList<>();
         for (int i = r; i < rows; i += 2) {
-          want[i] = "v" + r + "-" + i;
+          want[i] = prefix + r + "-" + i;
           puts.add(new Put(row(i)).addColumn(F, Q, Bytes.toBytes(want[i])));
         }
         t.put(puts);
@@ -197,6 +225,27 @@ public class TestRlsmCompactionCrash {
       }
       assertEquals("no row lost or duplicated", live, n);
     }
+  }
+
+  /** Every file under the region's temporary directory (HBase's writers create theirs there). */
+  private static List<Path> tmpFiles(HRegion region) throws IOException {
+    FileSystem fs = region.getRegionFileSystem().getFileSystem();
+    Path tmp = region.getRegionFileSystem().getTempDir();
+    List<Path> out = new ArrayList<>();
+    if (fs.exists(tmp)) {
+      RemoteIterator<LocatedFileStatus> it = fs.listFiles(tmp, true);
+      while (it.hasNext()) {
+        out.add(it.next().getPath());
+      }
+    }
+    return out;
+  }
+
+  private static List<String> storeFileNames(TableName tn) {
+    List<String> names = new ArrayList<>();
+    region(tn).getStore(F).getStorefiles().forEach(f -> names.add(f.getPath().getName()));
+    names.sort(null);
+    return names;
   }
 
   private static Path storeDir(TableName tn) {
@@ -236,6 +285,50 @@ public class TestRlsmCompactionCrash {
     assertTrue(store.getStorefiles().size() < before.size());
     verify(tn, want);
     reopen(tn);
+    verify(tn, want);
+  }
+
+  /**
+   * A range-append's segments are closed by the finisher while its scan goes on (one closing
+   * thread here, so at most two segments wait): a failure late in the scan, when the segments of
+   * the partitions it passed are closed files in {@code .tmp}, commits nothing and leaves none of
+   * them behind; the next compaction succeeds.
+   */
+  @Test
+  public void failureAfterFinishedSegmentsCommitsNothing() throws Exception {
+    TableName tn = create("crash_finished", RlsmTables.familyBuilder(F)
+      .setConfiguration(RlsmCompactionConfig.SPLIT_BYTES_KEY, Long.toString(16 * 1024))
+      .setConfiguration(RlsmCompactionConfig.MERGE_BYTES_KEY, "0")
+      .setConfiguration(RlsmCompactionConfig.FINISH_THREADS_KEY, "1").build());
+    int rows = 6000;
+    String[] want = load(tn, rows, 3, "a");
+    HStore store = region(tn).getStore(F);
+    for (int i = 0; i < 30 && store.getStoreEngine().needsCompaction(List.of()); i++) {
+      util.compact(tn, false);
+    }
+    int partitions = RlsmStoreProbe.partitions(store);
+    assertTrue("partitions to append to: " + partitions, partitions >= 8);
+    want = mergeWant(want, load(tn, rows, 3, "b"));
+    List<String> before = storeFileNames(tn);
+    Interrupter.failAtRow.set(Bytes.toBytes(String.format("row%06d", rows * 9 / 10)));
+    try {
+      util.compact(tn, false);
+      fail("the injected failure must fail the compaction");
+    } catch (IOException e) {
+      assertTrue(e.toString(), e.toString().contains("injected compaction failure at row"));
+    } finally {
+      Interrupter.failAtRow.set(null);
+    }
+    // one segment being written and at most two waiting for the closing thread: any more files
+    // were closed segments when the compaction failed
+    int atFailure = Interrupter.tmpFilesAtFailure.get();
+    assertTrue(partitions + " partitions, files in .tmp at the failure: " + atFailure,
+      atFailure > 3);
+    assertEquals("store unchanged", before, storeFileNames(tn));
+    assertEquals("no output left in .tmp", List.of(), tmpFiles(region(tn)));
+    verify(tn, want);
+    util.compact(tn, false);
+    assertEquals("the next append took Level-0", 0, RlsmStoreProbe.level0Files(store));
     verify(tn, want);
   }
 
