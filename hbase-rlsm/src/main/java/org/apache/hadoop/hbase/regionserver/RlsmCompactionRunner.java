@@ -116,15 +116,14 @@ final class RlsmCompactionRunner {
         finisher.submit(w);
         open.remove(w);
       }
-      List<Path> segments = finisher.paths();
-      List<Long> lengths = finisher.await();
+      Map<Path, Long> lengths = finisher.await();
       Map<Path, RowStats> segmentStats = new HashMap<>();
       for (RlsmV2Writer w : byTarget.values()) {
-        long length = lengths.get(segments.indexOf(w.getPath()));
+        long length = lengths.get(w.getPath());
         result.dataBytes += length;
         segmentStats.put(w.getPath(), new RowStats(w.rows(), length, w.sketch()));
       }
-      result.paths.addAll(segments);
+      result.paths.addAll(lengths.keySet());
       writeManifest(byTarget, segmentStats, result);
       ok = true;
       return result;

@@ -3,7 +3,9 @@ package org.apache.hadoop.hbase.regionserver;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -106,21 +108,14 @@ final class SegmentFinisher {
     }
   }
 
-  /** Paths of the segments handed over, in the order they were. */
-  List<Path> paths() {
-    List<Path> paths = new ArrayList<>(pending.size());
-    pending.forEach(p -> paths.add(p.writer.getPath()));
-    return paths;
-  }
-
   /**
-   * Waits for every close; returns each segment's length in the order handed over.
+   * Waits for every close; returns each segment's length by path, in the order handed over.
    * @throws IOException the first close that failed (then call {@link #discard})
    */
-  List<Long> await() throws IOException {
-    List<Long> lengths = new ArrayList<>(pending.size());
+  Map<Path, Long> await() throws IOException {
+    Map<Path, Long> lengths = new LinkedHashMap<>();
     for (Pending p : pending) {
-      lengths.add(get(p));
+      lengths.put(p.writer.getPath(), get(p));
     }
     return lengths;
   }

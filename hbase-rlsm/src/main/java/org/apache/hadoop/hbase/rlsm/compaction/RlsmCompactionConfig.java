@@ -47,11 +47,12 @@ public final class RlsmCompactionConfig {
    * Whether a range-append also divides, by index, the partitions it finds above the split size
    * (in {@code index} split mode). Under sustained ingest Level-0 is at the trigger after nearly
    * every append, so a split that waits for a compaction of its own rarely runs and partitions
-   * grow far past the split size; false keeps splits as compactions of their own (the
-   * scale benchmark's {@code rlsm-index-splitwait} variant).
+   * grow far past the split size (seen at 16 GB). False (the default) keeps splits as
+   * compactions of their own: at 4 GB, where they still kept up, dividing in appends loaded 11 %
+   * slower with 45 % more files (docs/benchmarks.md, "16 GB").
    */
   public static final String SPLIT_IN_APPEND_KEY = "hbase.rlsm.partition.split.in.append";
-  public static final boolean DEFAULT_SPLIT_IN_APPEND = true;
+  public static final boolean DEFAULT_SPLIT_IN_APPEND = false;
   /** Neighbours both smaller than this are merged; default split bytes / 16. */
   public static final String MERGE_BYTES_KEY = "hbase.rlsm.partition.merge.bytes";
   /** Chain clean-up: rewrite a partition that has more segments than this. */

@@ -54,7 +54,9 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * tiers: a tier ratio no segment stays under), rlsm-index-seg<N> (RLSM with a bound of N
  * segments per partition), rlsm-index-readsplit (RLSM whose splits read every row of the
  * partition for its median, as before row quantiles), rlsm-index-splitwait (RLSM whose
- * splits wait for a compaction of their own instead of running in range-appends, as before)}
+ * splits wait for a compaction of their own instead of running in range-appends, as before),
+ * rlsm-index-finish0 (RLSM closing a compaction's segments one after the other on the compaction
+ * thread, as before its segment finisher)}
  * (default: default, stripe, rlsm-index, rlsm-rewrite), and
  * {@code true} to run a user major compaction after settling (its time, bytes and heap; its
  * bytes are not part of the write amplification). Run at several sizes by
@@ -299,6 +301,8 @@ public final class WriteAmplificationBench {
         cf.setConfiguration(RlsmCompactionConfig.SPLIT_READ_ROWS_KEY, "true");
       } else if (parts.length > 2 && parts[2].equals("splitwait")) {
         cf.setConfiguration(RlsmCompactionConfig.SPLIT_IN_APPEND_KEY, "false");
+      } else if (parts.length > 2 && parts[2].equals("finish0")) {
+        cf.setConfiguration(RlsmCompactionConfig.FINISH_THREADS_KEY, "0");
       } else if (parts.length > 2 && parts[2].startsWith("seg")) {
         cf.setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, parts[2].substring(3));
       }
