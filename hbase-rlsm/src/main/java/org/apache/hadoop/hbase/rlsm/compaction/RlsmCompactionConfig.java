@@ -65,6 +65,16 @@ public final class RlsmCompactionConfig {
    */
   public static final String TIER_RATIO_KEY = "hbase.rlsm.partition.tier.ratio";
   public static final double DEFAULT_TIER_RATIO = 1.0;
+  /**
+   * Whether a range-append also folds, before the segment bound, some of the partitions holding
+   * at least half the bound in segments, deepest first: as many as spread the eligible ones over
+   * the appends left before the deepest reaches the bound. Every append adds a segment to every
+   * partition it reaches, so without it the partitions reach the bound together and one append
+   * folds all of them (the longest flush stalls at 4 GB, docs/benchmarks.md). An early fold
+   * keeps at most half the partition's segments, then takes in older ones by size tiers.
+   */
+  public static final String FOLD_SPREAD_KEY = "hbase.rlsm.partition.fold.spread";
+  public static final boolean DEFAULT_FOLD_SPREAD = false;
   /** Chain clean-up: rewrite a partition whose superseded share of row entries exceeds this. */
   public static final String MAX_DEAD_FRACTION_KEY = "hbase.rlsm.partition.max.dead.fraction";
   public static final double DEFAULT_MAX_DEAD_FRACTION = 0.5;
@@ -115,6 +125,7 @@ public final class RlsmCompactionConfig {
   final long mergeBytes;
   final int maxSegments;
   final double tierRatio;
+  final boolean foldSpread;
   final double maxDeadFraction;
   final boolean rewriteDropDeletes;
   final boolean leave;
@@ -135,6 +146,7 @@ public final class RlsmCompactionConfig {
         / 16))
       .maxSegments(conf.getInt(MAX_SEGMENTS_KEY, DEFAULT_MAX_SEGMENTS))
       .tierRatio(conf.getDouble(TIER_RATIO_KEY, DEFAULT_TIER_RATIO))
+      .foldSpread(conf.getBoolean(FOLD_SPREAD_KEY, DEFAULT_FOLD_SPREAD))
       .maxDeadFraction(conf.getDouble(MAX_DEAD_FRACTION_KEY, DEFAULT_MAX_DEAD_FRACTION))
       .rewriteDropDeletes(conf.getBoolean(REWRITE_DROP_DELETES_KEY, DEFAULT_REWRITE_DROP_DELETES))
       .leave(conf.getBoolean(LEAVE_KEY, DEFAULT_LEAVE))
@@ -169,6 +181,7 @@ public final class RlsmCompactionConfig {
     this.mergeBytes = mergeBytes;
     this.maxSegments = b.maxSegments;
     this.tierRatio = b.tierRatio;
+    this.foldSpread = b.foldSpread;
     this.maxDeadFraction = b.maxDeadFraction;
     this.rewriteDropDeletes = b.rewriteDropDeletes;
     this.leave = b.leave;
@@ -210,6 +223,7 @@ public final class RlsmCompactionConfig {
     private Long mergeBytes; // null: split bytes / 16
     private int maxSegments = DEFAULT_MAX_SEGMENTS;
     private double tierRatio = DEFAULT_TIER_RATIO;
+    private boolean foldSpread = DEFAULT_FOLD_SPREAD;
     private double maxDeadFraction = DEFAULT_MAX_DEAD_FRACTION;
     private boolean rewriteDropDeletes = DEFAULT_REWRITE_DROP_DELETES;
     private boolean leave = DEFAULT_LEAVE;
@@ -288,6 +302,12 @@ public final class RlsmCompactionConfig {
     /** {@link #TIER_RATIO_KEY}. */
     public Builder tierRatio(double ratio) {
       this.tierRatio = ratio;
+      return this;
+    }
+
+    /** {@link #FOLD_SPREAD_KEY}. */
+    public Builder foldSpread(boolean spread) {
+      this.foldSpread = spread;
       return this;
     }
 

@@ -181,21 +181,31 @@ public final class RlsmCompactionPlanner {
     List<String> linked = new ArrayList<>();
     int whole = 0;
     int newest = 0;
+    boolean[] receives = new boolean[partitions.size()];
+    for (int i = 0; i < partitions.size(); i++) {
+      receives[i] = mayReceive(placed, partitions, i);
+    }
+    boolean[] early = config.foldSpread ? earlyFolds(partitions, links, receives, splits)
+      : new boolean[partitions.size()];
+    int earlyCount = 0;
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
       List<FileSummary> l = links.getOrDefault(p, List.of());
-      int newSegment = mayReceive(placed, partitions, i) ? 1 : 0;
-      if (p.segments.size() + l.size() + newSegment > config.maxSegments) {
-        // The hard bound: the append rewrites the partition's newest segments (in its range, by
-        // size tiers) and its union-set victims together with its new rows into one segment.
+      int newSegment = receives[i] ? 1 : 0;
+      boolean atBound = p.segments.size() + l.size() + newSegment > config.maxSegments;
+      if (atBound || early[i]) {
+        // The hard bound (or an early fold spreading the folds over appends): the append
+        // rewrites the partition's newest segments (in its range, by size tiers) and its
+        // union-set victims together with its new rows into one segment.
         long incoming = 0;
         for (FileSummary v : l) {
           incoming += v.bytes;
           inputs.put(v.name, List.of());
           appended.add(v.name);
         }
-        int from = SegmentTiers.foldFrom(p.segmentBytes, config.maxSegments - 1, incoming,
-          config.tierRatio);
+        int maxKept = atBound ? config.maxSegments - 1 : p.segments.size() / 2;
+        earlyCount += atBound ? 0 : 1;
+        int from = SegmentTiers.foldFrom(p.segmentBytes, maxKept, incoming, config.tierRatio);
         foldKeeps[i] = from;
         if (from == 0) {
           whole++;
@@ -220,12 +230,50 @@ public final class RlsmCompactionPlanner {
     String reason = level0.size() + " Level-0 files, trigger " + config.l0Trigger
       + (whole + newest == 0 ? "" : ", at the bound of " + config.maxSegments + " segments "
         + newest + " partitions fold their newest segments in, " + whole + " all of them")
+      + (earlyCount == 0 ? "" : ", " + earlyCount + " of them before the bound (spread)")
       + (splitting.isEmpty() ? "" : ", " + splitting.size() + " partitions above "
         + config.splitBytes + " bytes divide by index");
     return new CompactionPlan(Kind.APPEND, reason,
       PlacedLayouts.append(partitions, foldKeeps, links, placedNames, config.newPartitionMinRows,
         splits, config.splitReadRows),
       referenced, inputs, false, appended, linked);
+  }
+
+  /**
+   * The partitions an append folds before the bound ({@link RlsmCompactionConfig#FOLD_SPREAD_KEY}):
+   * of those that receive rows or links in this append, do not divide, stay within the bound and
+   * hold at least half of it in segments, the deepest {@code ceil(eligible / slack)}, where slack
+   * is the appends the deepest of them has left before the bound. Partitions that grow by one
+   * segment an append then reach the bound spread over those appends, not in one.
+   */
+  private boolean[] earlyFolds(List<PartitionSummary> partitions,
+    Map<PartitionSummary, List<FileSummary>> links, boolean[] receives, boolean[] splits) {
+    boolean[] early = new boolean[partitions.size()];
+    List<Integer> eligible = new ArrayList<>();
+    int deepest = 0;
+    for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
+      int l = links.getOrDefault(p, List.of()).size();
+      int depth = p.segments.size() + l + (receives[i] ? 1 : 0);
+      if (
+        (receives[i] || l > 0) && !splits[i] && depth <= config.maxSegments
+          && 2 * p.segments.size() >= config.maxSegments
+      ) {
+        eligible.add(i);
+        deepest = Math.max(deepest, depth);
+      }
+    }
+    if (eligible.isEmpty()) {
+      return early;
+    }
+    int slack = config.maxSegments - deepest + 1;
+    int count = (eligible.size() + slack - 1) / slack;
+    eligible.sort((a, b) -> Integer.compare(partitions.get(b).segments.size(),
+      partitions.get(a).segments.size()));
+    for (int k = 0; k < count; k++) {
+      early[eligible.get(k)] = true;
+    }
+    return early;
   }
 
   /**
