@@ -72,10 +72,12 @@ public final class RlsmCompactionConfig {
    * partition it reaches, so without it the partitions reach the bound together and one append
    * folds all of them (at 4 GB a 28 s client stall; with the spread 1.25 s, loading 1.42x as
    * fast for 6 % more bytes written, docs/benchmarks.md). An early fold keeps at most half the
-   * partition's segments, then takes in older ones by size tiers.
+   * partition's segments, then takes in older ones by size tiers. Off by default: the kept
+   * statistics an early fold records for a partition over shared segments can differ from its
+   * rows (TestRlsmPartitionStats#widenedSharedPartitionKeepsRecordedStatistics fails with it on).
    */
   public static final String FOLD_SPREAD_KEY = "hbase.rlsm.partition.fold.spread";
-  public static final boolean DEFAULT_FOLD_SPREAD = true;
+  public static final boolean DEFAULT_FOLD_SPREAD = false;
   /** Chain clean-up: rewrite a partition whose superseded share of row entries exceeds this. */
   public static final String MAX_DEAD_FRACTION_KEY = "hbase.rlsm.partition.max.dead.fraction";
   public static final double DEFAULT_MAX_DEAD_FRACTION = 0.5;
