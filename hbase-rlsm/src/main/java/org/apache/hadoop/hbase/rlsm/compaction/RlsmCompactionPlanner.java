@@ -241,8 +241,10 @@ public final class RlsmCompactionPlanner {
 
   /**
    * The partitions an append folds before the bound ({@link RlsmCompactionConfig#FOLD_SPREAD_KEY}):
-   * of those that receive rows or links in this append, do not divide, stay within the bound and
-   * hold at least half of it in segments, the deepest {@code ceil(eligible / slack)}, where slack
+   * of those that receive rows or links in this append, do not divide, hold no segment shared
+   * with a neighbour (a shared segment's entries in the partition are a proportional estimate, so
+   * the kept statistics after folding it would be too), stay within the bound and hold at least
+   * half of it in segments, the deepest {@code ceil(eligible / slack)}, where slack
    * is the appends the deepest of them has left before the bound. Partitions that grow by one
    * segment an append then reach the bound spread over those appends, not in one.
    */
@@ -256,7 +258,7 @@ public final class RlsmCompactionPlanner {
       int l = links.getOrDefault(p, List.of()).size();
       int depth = p.segments.size() + l + (receives[i] ? 1 : 0);
       if (
-        (receives[i] || l > 0) && !splits[i] && depth <= config.maxSegments
+        (receives[i] || l > 0) && !splits[i] && p.exclusive && depth <= config.maxSegments
           && 2 * p.segments.size() >= config.maxSegments
       ) {
         eligible.add(i);
