@@ -181,18 +181,23 @@ public final class RlsmCompactionPlanner {
     List<String> linked = new ArrayList<>();
     int whole = 0;
     int newest = 0;
+    // per partition: whether placed rows may reach it, and its segments after the append unless
+    // it folds (its segments, its linked files and a new segment if it may receive rows)
     boolean[] receives = new boolean[partitions.size()];
+    int[] depth = new int[partitions.size()];
     for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
       receives[i] = mayReceive(placed, partitions, i);
+      depth[i] = p.segments.size() + links.getOrDefault(p, List.of()).size()
+        + (receives[i] ? 1 : 0);
     }
-    boolean[] early = config.foldSpread ? earlyFolds(partitions, links, receives, splits)
+    boolean[] early = config.foldSpread ? earlyFolds(partitions, links, receives, depth, splits)
       : new boolean[partitions.size()];
     int earlyCount = 0;
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
       List<FileSummary> l = links.getOrDefault(p, List.of());
-      int newSegment = receives[i] ? 1 : 0;
-      boolean atBound = p.segments.size() + l.size() + newSegment > config.maxSegments;
+      boolean atBound = depth[i] > config.maxSegments;
       if (atBound || early[i]) {
         // The hard bound (or an early fold spreading the folds over appends): the append
         // rewrites the partition's newest segments (in its range, by size tiers) and its
@@ -249,20 +254,20 @@ public final class RlsmCompactionPlanner {
    * segment an append then reach the bound spread over those appends, not in one.
    */
   private boolean[] earlyFolds(List<PartitionSummary> partitions,
-    Map<PartitionSummary, List<FileSummary>> links, boolean[] receives, boolean[] splits) {
+    Map<PartitionSummary, List<FileSummary>> links, boolean[] receives, int[] depth,
+    boolean[] splits) {
     boolean[] early = new boolean[partitions.size()];
     List<Integer> eligible = new ArrayList<>();
     int deepest = 0;
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
-      int l = links.getOrDefault(p, List.of()).size();
-      int depth = p.segments.size() + l + (receives[i] ? 1 : 0);
+      boolean linked = !links.getOrDefault(p, List.of()).isEmpty();
       if (
-        (receives[i] || l > 0) && !splits[i] && p.exclusive && depth <= config.maxSegments
+        (receives[i] || linked) && !splits[i] && p.exclusive && depth[i] <= config.maxSegments
           && 2 * p.segments.size() >= config.maxSegments
       ) {
         eligible.add(i);
-        deepest = Math.max(deepest, depth);
+        deepest = Math.max(deepest, depth[i]);
       }
     }
     if (eligible.isEmpty()) {
