@@ -73,11 +73,10 @@ public final class RlsmCompactionConfig {
    * folds all of them (at 4 GB a 28 s client stall; with the spread 1.25 s, loading 1.42x as
    * fast for 6 % more bytes written, docs/benchmarks.md). An early fold keeps at most half the
    * partition's segments, then takes in older ones by size tiers, and is never of a partition
-   * over a shared segment (whose kept statistics would be estimates). Off by default until the
-   * whole suite and the 4 GB run have run again with it on since that restriction.
+   * over a shared segment (whose kept statistics would be estimates).
    */
   public static final String FOLD_SPREAD_KEY = "hbase.rlsm.partition.fold.spread";
-  public static final boolean DEFAULT_FOLD_SPREAD = false;
+  public static final boolean DEFAULT_FOLD_SPREAD = true;
   /** Chain clean-up: rewrite a partition whose superseded share of row entries exceeds this. */
   public static final String MAX_DEAD_FRACTION_KEY = "hbase.rlsm.partition.max.dead.fraction";
   public static final double DEFAULT_MAX_DEAD_FRACTION = 0.5;

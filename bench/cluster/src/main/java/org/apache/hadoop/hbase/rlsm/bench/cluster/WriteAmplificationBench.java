@@ -56,8 +56,8 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * partition for its median, as before row quantiles), rlsm-index-splitwait (RLSM whose
  * splits wait for a compaction of their own instead of running in range-appends, as before),
  * rlsm-index-finish0 (RLSM closing a compaction's segments one after the other on the compaction
- * thread, as before its segment finisher), rlsm-index-foldspread (RLSM folding some partitions
- * before the segment bound, so that they do not all reach it in one append)}
+ * thread, as before its segment finisher), rlsm-index-nospread (RLSM folding partitions only
+ * at the segment bound, as before its fold spread, so that they reach it in one append)}
  * (default: default, stripe, rlsm-index, rlsm-rewrite), and
  * {@code true} to run a user major compaction after settling (its time, bytes and heap; its
  * bytes are not part of the write amplification). Run at several sizes by
@@ -304,8 +304,8 @@ public final class WriteAmplificationBench {
         cf.setConfiguration(RlsmCompactionConfig.SPLIT_IN_APPEND_KEY, "false");
       } else if (parts.length > 2 && parts[2].equals("finish0")) {
         cf.setConfiguration(RlsmCompactionConfig.FINISH_THREADS_KEY, "0");
-      } else if (parts.length > 2 && parts[2].equals("foldspread")) {
-        cf.setConfiguration(RlsmCompactionConfig.FOLD_SPREAD_KEY, "true");
+      } else if (parts.length > 2 && parts[2].equals("nospread")) {
+        cf.setConfiguration(RlsmCompactionConfig.FOLD_SPREAD_KEY, "false");
       } else if (parts.length > 2 && parts[2].startsWith("seg")) {
         cf.setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, parts[2].substring(3));
       }
