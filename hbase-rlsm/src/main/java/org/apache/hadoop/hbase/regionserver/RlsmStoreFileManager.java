@@ -161,15 +161,13 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
       double restBytes = Math.max(0, recorded.bytes() - insideBytes);
       double restEntries = Math.max(0, recorded.entries() - insideEntries);
-      boolean exclusive = true;
       for (int i = 0; i < n; i++) {
         if (!inside[i]) {
-          exclusive = false;
           bytes[i] = sharedLength == 0 ? 0 : (long) (restBytes * bytes[i] / sharedLength);
           entries[i] = sharedRows == 0 ? 0 : (long) (restEntries * entries[i] / sharedRows);
         }
       }
-      return new PartitionSummary(low, high, names(), recorded, bytes, entries, exclusive);
+      return new PartitionSummary(low, high, names(), recorded, bytes, entries, inside);
     }
 
     /**
@@ -224,6 +222,15 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return names;
     }
 
+    /** Per segment, whether its rows lie inside the range (file-info and root index only). */
+    private boolean[] insides() {
+      boolean[] out = new boolean[segments.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = inside(segments.get(i));
+      }
+      return out;
+    }
+
     /** Whether every segment's rows lie inside the range (file-info and root index only). */
     private boolean exclusive() {
       for (HStoreFile seg : segments) {
@@ -256,7 +263,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
           entries[i] = RlsmFiles.rowCount(seg);
           sum = sum.plus(new RowStats(entries[i], bytes[i], sketch));
         }
-        return new PartitionSummary(low, high, names(), sum, bytes, entries, true);
+        return new PartitionSummary(low, high, names(), sum, bytes, entries, insides());
       }
       return readSummary();
     }
@@ -304,7 +311,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
         bytes += segmentBytes[i];
       }
       return new PartitionSummary(low, high, names(), new RowStats(entries, bytes, distinct),
-        segmentBytes, segmentEntries, exclusive());
+        segmentBytes, segmentEntries, insides());
     }
 
     @Override

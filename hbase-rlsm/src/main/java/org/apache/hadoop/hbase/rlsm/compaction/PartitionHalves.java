@@ -60,13 +60,13 @@ final class PartitionHalves {
    */
   PartitionSummary lowerOf(PartitionSummary p) {
     return new PartitionSummary(p.low, lowerHigh, p.segments, lower, lowerBytes, lowerEntries,
-      false);
+      PartitionSummary.shared(p.segments));
   }
 
   /** The upper half of {@code p} as a partition, as {@link #lowerOf}. */
   PartitionSummary upperOf(PartitionSummary p) {
     return new PartitionSummary(upperLow, p.high, p.segments, upper, upperBytes, upperEntries,
-      false);
+      PartitionSummary.shared(p.segments));
   }
 
   /**

@@ -23,6 +23,12 @@ public final class PartitionSummary {
   final long[] segmentEntries;
   /** The statistics behind the counts, or null when only the counts are known. */
   final RowStats stats;
+  /**
+   * Per segment: whether its rows lie inside the range, so that its entries and bytes there are
+   * its own, exact (else it is shared with a neighbour after an index split, and they are a
+   * share of the partition's).
+   */
+  final boolean[] inside;
   /** Whether every segment's rows lie inside the range (no segment shared with a neighbour). */
   final boolean exclusive;
 
@@ -42,6 +48,7 @@ public final class PartitionSummary {
     this.segmentBytes = checked(segmentBytes, segments).clone();
     this.segmentEntries = even(entries, segments.size());
     this.stats = null;
+    this.inside = new boolean[segments.size()];
     this.exclusive = false;
   }
 
@@ -49,11 +56,11 @@ public final class PartitionSummary {
    * @param segmentBytes   per segment, the bytes it holds inside {@code [low, high]} (exact for a
    *                       segment lying inside it, else an estimate)
    * @param segmentEntries per segment, the row entries it holds inside the range (likewise)
-   * @param exclusive      whether every segment's rows lie inside {@code [low, high]} (so a wider
-   *                       range holds no more of them)
+   * @param inside         per segment, whether its rows lie inside {@code [low, high]} (so its
+   *                       values are exact, and a wider range holds no more of its rows)
    */
   public PartitionSummary(byte[] low, byte[] high, List<String> segments, RowStats stats,
-    long[] segmentBytes, long[] segmentEntries, boolean exclusive) {
+    long[] segmentBytes, long[] segmentEntries, boolean[] inside) {
     this.low = low;
     this.high = high;
     this.segments = segments;
@@ -63,7 +70,34 @@ public final class PartitionSummary {
     this.segmentBytes = checked(segmentBytes, segments).clone();
     this.segmentEntries = checked(segmentEntries, segments).clone();
     this.stats = stats;
-    this.exclusive = exclusive;
+    if (inside.length != segments.size()) {
+      throw new IllegalArgumentException(
+        segments.size() + " segments but " + inside.length + " inside flags");
+    }
+    this.inside = inside.clone();
+    boolean all = true;
+    for (boolean in : inside) {
+      all &= in;
+    }
+    this.exclusive = all;
+  }
+
+  /** The inside flags of the halves of an index split, which share all their segments. */
+  static boolean[] shared(List<String> segments) {
+    return new boolean[segments.size()];
+  }
+
+  /**
+   * The oldest segment from which on every segment lies inside the range (the segment count
+   * when the newest does not): a fold that rewrites only segments from here on knows exactly
+   * what it takes out of the partition's entries, so {@link #keptBefore} is exact.
+   */
+  int insideFrom() {
+    int from = segments.size();
+    while (from > 0 && inside[from - 1]) {
+      from--;
+    }
+    return from;
   }
 
   private static long[] checked(long[] perSegment, List<String> segments) {
@@ -110,7 +144,8 @@ public final class PartitionSummary {
    * partition's: a superset of the kept rows, and exactly their union with the new segment's
    * once the runner adds it, since the new segment holds every row of the rewritten ones (but
    * rows whose every cell the rewrite purged, by TTL or versions, which the sketch then still
-   * counts).
+   * counts). Entries and bytes are exact when the rewritten segments lie inside the range
+   * ({@code from >= }{@link #insideFrom()}), else the shared ones' shares are estimates.
    */
   RowStats keptBefore(int from) {
     if (stats == null) {

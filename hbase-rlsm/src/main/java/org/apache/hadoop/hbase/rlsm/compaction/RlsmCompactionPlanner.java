@@ -211,6 +211,11 @@ public final class RlsmCompactionPlanner {
         int maxKept = atBound ? config.maxSegments - 1 : p.segments.size() / 2;
         earlyCount += atBound ? 0 : 1;
         int from = SegmentTiers.foldFrom(p.segmentBytes, maxKept, incoming, config.tierRatio);
+        if (!atBound && from > 0 && from < p.insideFrom()) {
+          // an early fold rewrites no shared segment but with the whole partition: a shared
+          // segment's entries here are a share, so the kept statistics would be estimates
+          from = p.insideFrom() <= maxKept ? p.insideFrom() : 0;
+        }
         foldKeeps[i] = from;
         if (from == 0) {
           whole++;
@@ -246,12 +251,12 @@ public final class RlsmCompactionPlanner {
 
   /**
    * The partitions an append folds before the bound ({@link RlsmCompactionConfig#FOLD_SPREAD_KEY}):
-   * of those that receive rows or links in this append, do not divide, hold no segment shared
-   * with a neighbour (a shared segment's entries in the partition are a proportional estimate, so
-   * the kept statistics after folding it would be too), stay within the bound and hold at least
-   * half of it in segments, the deepest {@code ceil(eligible / slack)}, where slack
-   * is the appends the deepest of them has left before the bound. Partitions that grow by one
-   * segment an append then reach the bound spread over those appends, not in one.
+   * of those that receive rows or links in this append, do not divide, stay within the bound
+   * and hold at least half of it in segments, the deepest {@code ceil(eligible / slack)}, where
+   * slack is the appends the deepest of them has left before the bound. Partitions that grow by
+   * one segment an append then reach the bound spread over those appends, not in one. (After an
+   * index split both halves share the parent's segments, so a store that splits has few
+   * partitions without a shared segment: they must be eligible, or the spread does nothing.)
    */
   private boolean[] earlyFolds(List<PartitionSummary> partitions,
     Map<PartitionSummary, List<FileSummary>> links, boolean[] receives, int[] depth,
@@ -263,7 +268,7 @@ public final class RlsmCompactionPlanner {
       PartitionSummary p = partitions.get(i);
       boolean linked = !links.getOrDefault(p, List.of()).isEmpty();
       if (
-        (receives[i] || linked) && !splits[i] && p.exclusive && depth[i] <= config.maxSegments
+        (receives[i] || linked) && !splits[i] && depth[i] <= config.maxSegments
           && 2 * p.segments.size() >= config.maxSegments
       ) {
         eligible.add(i);

@@ -187,7 +187,7 @@ public class TestCompactionPlannerCases {
     long bytes = 0;
     long[] segmentEntries = new long[segments.size()];
     RowSketch distinct = new RowSketch();
-    boolean exclusive = true;
+    boolean[] inside = new boolean[segments.size()];
     for (int i = 0; i < segmentEntries.length; i++) {
       String seg = segments.get(i);
       byte[][] inRange = source.rows(seg, range[0], range[1]);
@@ -195,10 +195,10 @@ public class TestCompactionPlannerCases {
       entries += inRange.length;
       bytes += segmentBytes[i];
       distinct.addAll(sketch(inRange));
-      exclusive &= inRange.length == rows.get(seg).length;
+      inside[i] = inRange.length == rows.get(seg).length;
     }
     return new PartitionSummary(range[0], range[1], segments,
-      new RowStats(entries, bytes, distinct), segmentBytes, segmentEntries, exclusive);
+      new RowStats(entries, bytes, distinct), segmentBytes, segmentEntries, inside);
   }
 
   private static String kept(RowStats s) {
