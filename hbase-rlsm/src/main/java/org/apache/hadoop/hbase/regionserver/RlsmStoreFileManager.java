@@ -161,13 +161,18 @@ public class RlsmStoreFileManager implements StoreFileManager {
       }
       double restBytes = Math.max(0, recorded.bytes() - insideBytes);
       double restEntries = Math.max(0, recorded.entries() - insideEntries);
+      boolean exclusive = true;
+      boolean[] shares = new boolean[n];
       for (int i = 0; i < n; i++) {
         if (!inside[i]) {
+          exclusive = false;
+          shares[i] = true;
           bytes[i] = sharedLength == 0 ? 0 : (long) (restBytes * bytes[i] / sharedLength);
           entries[i] = sharedRows == 0 ? 0 : (long) (restEntries * entries[i] / sharedRows);
         }
       }
-      return new PartitionSummary(low, high, names(), recorded, bytes, entries, inside);
+      return new PartitionSummary(low, high, names(), recorded, bytes, entries, exclusive,
+        shares);
     }
 
     /**
@@ -222,15 +227,6 @@ public class RlsmStoreFileManager implements StoreFileManager {
       return names;
     }
 
-    /** Per segment, whether its rows lie inside the range (file-info and root index only). */
-    private boolean[] insides() {
-      boolean[] out = new boolean[segments.size()];
-      for (int i = 0; i < out.length; i++) {
-        out[i] = inside(segments.get(i));
-      }
-      return out;
-    }
-
     /** Whether every segment's rows lie inside the range (file-info and root index only). */
     private boolean exclusive() {
       for (HStoreFile seg : segments) {
@@ -263,7 +259,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
           entries[i] = RlsmFiles.rowCount(seg);
           sum = sum.plus(new RowStats(entries[i], bytes[i], sketch));
         }
-        return new PartitionSummary(low, high, names(), sum, bytes, entries, insides());
+        return new PartitionSummary(low, high, names(), sum, bytes, entries, true);
       }
       return readSummary();
     }
@@ -311,7 +307,7 @@ public class RlsmStoreFileManager implements StoreFileManager {
         bytes += segmentBytes[i];
       }
       return new PartitionSummary(low, high, names(), new RowStats(entries, bytes, distinct),
-        segmentBytes, segmentEntries, insides());
+        segmentBytes, segmentEntries, exclusive());
     }
 
     @Override

@@ -60,4 +60,17 @@ final class RlsmStoreRows implements RowSource {
     }
     return rows.toArray(new byte[0][]);
   }
+
+  @Override
+  public long count(String name, byte[] low, byte[] high) {
+    long n = 0;
+    try (RlsmRowCursor c = RlsmRowCursor.open(file(name), low, high)) {
+      while (c.next() != null) {
+        n++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return n;
+  }
 }

@@ -60,13 +60,13 @@ final class PartitionHalves {
    */
   PartitionSummary lowerOf(PartitionSummary p) {
     return new PartitionSummary(p.low, lowerHigh, p.segments, lower, lowerBytes, lowerEntries,
-      PartitionSummary.shared(p.segments));
+      false);
   }
 
   /** The upper half of {@code p} as a partition, as {@link #lowerOf}. */
   PartitionSummary upperOf(PartitionSummary p) {
     return new PartitionSummary(upperLow, p.high, p.segments, upper, upperBytes, upperEntries,
-      PartitionSummary.shared(p.segments));
+      false);
   }
 
   /**

@@ -23,14 +23,14 @@ public final class PartitionSummary {
   final long[] segmentEntries;
   /** The statistics behind the counts, or null when only the counts are known. */
   final RowStats stats;
-  /**
-   * Per segment: whether its rows lie inside the range, so that its entries and bytes there are
-   * its own, exact (else it is shared with a neighbour after an index split, and they are a
-   * share of the partition's).
-   */
-  final boolean[] inside;
   /** Whether every segment's rows lie inside the range (no segment shared with a neighbour). */
   final boolean exclusive;
+  /**
+   * Per segment: whether its {@link #segmentEntries} are a share of the partition's recorded
+   * entries (a segment shared with a neighbour, its share in proportion to its row count)
+   * rather than known; a fold that rewrites it counts its rows in the range instead.
+   */
+  final boolean[] shares;
 
   /**
    * Counts only: the planner cannot carry them into the next layout; the entries are taken as
@@ -48,19 +48,34 @@ public final class PartitionSummary {
     this.segmentBytes = checked(segmentBytes, segments).clone();
     this.segmentEntries = even(entries, segments.size());
     this.stats = null;
-    this.inside = new boolean[segments.size()];
     this.exclusive = false;
+    this.shares = new boolean[segments.size()];
   }
 
   /**
    * @param segmentBytes   per segment, the bytes it holds inside {@code [low, high]} (exact for a
    *                       segment lying inside it, else an estimate)
    * @param segmentEntries per segment, the row entries it holds inside the range (likewise)
-   * @param inside         per segment, whether its rows lie inside {@code [low, high]} (so its
-   *                       values are exact, and a wider range holds no more of its rows)
+   * @param exclusive      whether every segment's rows lie inside {@code [low, high]} (so a wider
+   *                       range holds no more of them)
    */
   public PartitionSummary(byte[] low, byte[] high, List<String> segments, RowStats stats,
-    long[] segmentBytes, long[] segmentEntries, boolean[] inside) {
+    long[] segmentBytes, long[] segmentEntries, boolean exclusive) {
+    this(low, high, segments, stats, segmentBytes, segmentEntries, exclusive,
+      new boolean[segments.size()]);
+  }
+
+  /**
+   * As the constructor above, for statistics recorded for the whole partition.
+   * @param shares per segment, whether its entries are a share of the recorded ones
+   *               ({@link #shares})
+   */
+  public PartitionSummary(byte[] low, byte[] high, List<String> segments, RowStats stats,
+    long[] segmentBytes, long[] segmentEntries, boolean exclusive, boolean[] shares) {
+    if (shares.length != segments.size()) {
+      throw new IllegalArgumentException(
+        segments.size() + " segments but " + shares.length + " share flags");
+    }
     this.low = low;
     this.high = high;
     this.segments = segments;
@@ -70,34 +85,8 @@ public final class PartitionSummary {
     this.segmentBytes = checked(segmentBytes, segments).clone();
     this.segmentEntries = checked(segmentEntries, segments).clone();
     this.stats = stats;
-    if (inside.length != segments.size()) {
-      throw new IllegalArgumentException(
-        segments.size() + " segments but " + inside.length + " inside flags");
-    }
-    this.inside = inside.clone();
-    boolean all = true;
-    for (boolean in : inside) {
-      all &= in;
-    }
-    this.exclusive = all;
-  }
-
-  /** The inside flags of the halves of an index split, which share all their segments. */
-  static boolean[] shared(List<String> segments) {
-    return new boolean[segments.size()];
-  }
-
-  /**
-   * The oldest segment from which on every segment lies inside the range (the segment count
-   * when the newest does not): a fold that rewrites only segments from here on knows exactly
-   * what it takes out of the partition's entries, so {@link #keptBefore} is exact.
-   */
-  int insideFrom() {
-    int from = segments.size();
-    while (from > 0 && inside[from - 1]) {
-      from--;
-    }
-    return from;
+    this.exclusive = exclusive;
+    this.shares = shares.clone();
   }
 
   private static long[] checked(long[] perSegment, List<String> segments) {
@@ -140,22 +129,30 @@ public final class PartitionSummary {
   /**
    * The statistics of the segments before {@code from} inside the range, once the segments from
    * {@code from} on are rewritten into one new segment, or null when unknown. Entries and bytes
-   * are the partition's minus those of the rewritten segments; the sketch is the whole
-   * partition's: a superset of the kept rows, and exactly their union with the new segment's
-   * once the runner adds it, since the new segment holds every row of the rewritten ones (but
-   * rows whose every cell the rewrite purged, by TTL or versions, which the sketch then still
-   * counts). Entries and bytes are exact when the rewritten segments lie inside the range
-   * ({@code from >= }{@link #insideFrom()}), else the shared ones' shares are estimates.
+   * are the partition's minus those of the rewritten segments; of a rewritten segment whose
+   * entries are a share ({@link #shares}), the rows {@code rows} counts of it in the range and
+   * its length in proportion to them, since the share is an estimate and the kept statistics
+   * would be one too. The sketch is the whole partition's: a superset of the kept rows, and
+   * exactly their union with the new segment's once the runner adds it, since the new segment
+   * holds every row of the rewritten ones (but rows whose every cell the rewrite purged, by TTL
+   * or versions, which the sketch then still counts).
    */
-  RowStats keptBefore(int from) {
+  RowStats keptBefore(int from, RowSource rows) {
     if (stats == null) {
       return null;
     }
     long e = entries;
     long b = bytes;
     for (int i = from; i < segments.size(); i++) {
-      e -= segmentEntries[i];
-      b -= segmentBytes[i];
+      if (shares[i]) {
+        String seg = segments.get(i);
+        long n = rows.count(seg, low, high);
+        e -= n;
+        b -= rows.length(seg) * n / Math.max(1, Math.max(rows.rowCount(seg), n));
+      } else {
+        e -= segmentEntries[i];
+        b -= segmentBytes[i];
+      }
     }
     return new RowStats(Math.max(0, e), Math.max(0, b), stats.sketch());
   }

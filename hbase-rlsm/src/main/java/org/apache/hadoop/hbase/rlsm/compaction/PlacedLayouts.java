@@ -117,7 +117,7 @@ final class PlacedLayouts {
       } else if (foldKeep > 0) {
         List<String> keep = p.segments.subList(0, foldKeep);
         targets.add(new Target(r.low, r.high, keep,
-          widened(p, r, keep, p.keptBefore(foldKeep), rows)));
+          widened(p, r, keep, p.keptBefore(foldKeep, rows), rows)));
       } else {
         List<FileSummary> l = links.getOrDefault(p, List.of());
         List<String> keep = new ArrayList<>(p.segments);

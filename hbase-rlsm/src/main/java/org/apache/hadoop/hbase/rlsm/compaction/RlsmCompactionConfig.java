@@ -72,9 +72,10 @@ public final class RlsmCompactionConfig {
    * partition it reaches, so without it the partitions reach the bound together and one append
    * folds all of them (at 4 GB a 28 s client stall; with the spread 1.25 s, loading 1.42x as
    * fast for 6 % more bytes written, docs/benchmarks.md). An early fold keeps at most half the
-   * partition's segments, then takes in older ones by size tiers, but no segment shared with a
-   * neighbour unless it rewrites the whole partition (a shared segment's entries in it are a
-   * share, so the kept statistics would be estimates).
+   * partition's segments, then takes in older ones by size tiers. Partitions over segments
+   * shared with a neighbour (after an index split: nearly all of them in a store that splits)
+   * fold early too; a fold counts a rewritten shared segment's rows in the partition's range,
+   * so the kept statistics stay exact.
    */
   public static final String FOLD_SPREAD_KEY = "hbase.rlsm.partition.fold.spread";
   public static final boolean DEFAULT_FOLD_SPREAD = true;

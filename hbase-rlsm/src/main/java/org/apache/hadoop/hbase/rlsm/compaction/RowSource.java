@@ -11,6 +11,12 @@ public interface RowSource {
   /** Rows of {@code file} within {@code [low, high]}, ascending; null bounds are open. */
   byte[][] rows(String file, byte[] low, byte[] high);
 
+  /**
+   * How many rows {@code file} holds within {@code [low, high]}, read as {@link #rows} reads them
+   * but without holding them, so that memory stays bounded whatever the count.
+   */
+  long count(String file, byte[] low, byte[] high);
+
   /** The file's length in bytes (file-info, no data read). */
   long length(String file);
 

@@ -77,6 +77,11 @@ public class TestCompactionPlannerCases {
     }
 
     @Override
+    public long count(String name, byte[] low, byte[] high) {
+      return rows(name, low, high).length;
+    }
+
+    @Override
     public long length(String name) {
       return lengths.getOrDefault(name, known(name).length * 100L);
     }
@@ -140,8 +145,8 @@ public class TestCompactionPlannerCases {
       byte[][] range = Case.range(words.get(0));
       List<String> segments = List.of(attrs.get("segments").split(","));
       long[] segmentBytes = segmentBytes(attrs, segments.size());
-      if ("rows".equals(attrs.get("stats"))) {
-        out.add(withStats(range, segments, segmentBytes));
+      if ("rows".equals(attrs.get("stats")) || "recorded".equals(attrs.get("stats"))) {
+        out.add(withStats(range, segments, segmentBytes, "recorded".equals(attrs.get("stats"))));
       } else {
         out.add(new PartitionSummary(range[0], range[1], segments, segmentBytes,
           Long.parseLong(attrs.getOrDefault("entries", "10")),
@@ -180,14 +185,19 @@ public class TestCompactionPlannerCases {
     return s;
   }
 
-  /** A partition whose statistics are those of its segments' "rows:" inside its range. */
+  /**
+   * A partition whose statistics are those of its segments' "rows:" inside its range; when
+   * {@code recorded}, as a manifest records them: for the partition, each segment reaching past
+   * the range taking a share of the entries the others leave, in proportion to its row count
+   * (RlsmStoreFileManager's recorded summary).
+   */
   private PartitionSummary withStats(byte[][] range, List<String> segments,
-    long[] segmentBytes) {
+    long[] segmentBytes, boolean recorded) {
     long entries = 0;
     long bytes = 0;
     long[] segmentEntries = new long[segments.size()];
     RowSketch distinct = new RowSketch();
-    boolean[] inside = new boolean[segments.size()];
+    boolean exclusive = true;
     for (int i = 0; i < segmentEntries.length; i++) {
       String seg = segments.get(i);
       byte[][] inRange = source.rows(seg, range[0], range[1]);
@@ -195,10 +205,25 @@ public class TestCompactionPlannerCases {
       entries += inRange.length;
       bytes += segmentBytes[i];
       distinct.addAll(sketch(inRange));
-      inside[i] = inRange.length == rows.get(seg).length;
+      exclusive &= inRange.length == rows.get(seg).length;
+    }
+    boolean[] shares = new boolean[segments.size()];
+    if (recorded) {
+      long rest = entries;
+      long sharedRows = 0;
+      for (int i = 0; i < shares.length; i++) {
+        shares[i] = segmentEntries[i] < rows.get(segments.get(i)).length;
+        rest -= shares[i] ? 0 : segmentEntries[i];
+        sharedRows += shares[i] ? rows.get(segments.get(i)).length : 0;
+      }
+      for (int i = 0; i < shares.length; i++) {
+        if (shares[i]) {
+          segmentEntries[i] = rest * rows.get(segments.get(i)).length / sharedRows;
+        }
+      }
     }
     return new PartitionSummary(range[0], range[1], segments,
-      new RowStats(entries, bytes, distinct), segmentBytes, segmentEntries, inside);
+      new RowStats(entries, bytes, distinct), segmentBytes, segmentEntries, exclusive, shares);
   }
 
   private static String kept(RowStats s) {
