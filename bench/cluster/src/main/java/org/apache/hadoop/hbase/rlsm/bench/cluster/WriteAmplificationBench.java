@@ -54,7 +54,8 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * tiers: a tier ratio no segment stays under), rlsm-index-seg<N> (RLSM with a bound of N
  * segments per partition), rlsm-index-readsplit (RLSM whose splits read every row of the
  * partition for its median, as before row quantiles), rlsm-index-splitwait (RLSM whose
- * splits wait for a compaction of their own instead of running in range-appends, as before),
+ * splits wait for a compaction of their own instead of running in range-appends, the default
+ * since), rlsm-index-splitappend (RLSM dividing oversized partitions in range-appends),
  * rlsm-index-finish0 (RLSM closing a compaction's segments one after the other on the compaction
  * thread, as before its segment finisher), rlsm-index-nospread (RLSM folding partitions only
  * at the segment bound, as before its fold spread, so that they reach it in one append)}
@@ -302,6 +303,8 @@ public final class WriteAmplificationBench {
         cf.setConfiguration(RlsmCompactionConfig.SPLIT_READ_ROWS_KEY, "true");
       } else if (parts.length > 2 && parts[2].equals("splitwait")) {
         cf.setConfiguration(RlsmCompactionConfig.SPLIT_IN_APPEND_KEY, "false");
+      } else if (parts.length > 2 && parts[2].equals("splitappend")) {
+        cf.setConfiguration(RlsmCompactionConfig.SPLIT_IN_APPEND_KEY, "true");
       } else if (parts.length > 2 && parts[2].equals("finish0")) {
         cf.setConfiguration(RlsmCompactionConfig.FINISH_THREADS_KEY, "0");
       } else if (parts.length > 2 && parts[2].equals("nospread")) {
