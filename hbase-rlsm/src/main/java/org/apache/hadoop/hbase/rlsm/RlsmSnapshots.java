@@ -1,5 +1,6 @@
 package org.apache.hadoop.hbase.rlsm;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -55,7 +56,7 @@ public final class RlsmSnapshots {
           String name = st.getPath().getName();
           if (
             st.isFile() && !HFileLink.isHFileLink(name) && !StoreFileInfo.isReference(name)
-              && RlsmFileFormat.isRlsmFile(fs, st.getPath())
+              && isRlsmFileIfPresent(fs, st.getPath())
           ) {
             throw new DoNotRetryIOException("Cannot snapshot " + td.getTableName() + ": store "
               + "file " + st.getPath() + " is in RLSM format v1, which a clone or restore cannot "
@@ -64,6 +65,19 @@ public final class RlsmSnapshots {
           }
         }
       }
+    }
+  }
+
+  /**
+   * Whether {@code file} is an RLSM v1 file; false when it is gone since the family was listed: a
+   * compaction retired (archived) it meanwhile, so the snapshot, which lists the store's files
+   * after this check, cannot hold it.
+   */
+  private static boolean isRlsmFileIfPresent(FileSystem fs, Path file) throws IOException {
+    try {
+      return RlsmFileFormat.isRlsmFile(fs, file);
+    } catch (FileNotFoundException e) {
+      return false;
     }
   }
 
