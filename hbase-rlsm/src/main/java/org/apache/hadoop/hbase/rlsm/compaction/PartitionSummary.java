@@ -148,7 +148,7 @@ public final class PartitionSummary {
         String seg = segments.get(i);
         long n = rows.count(seg, low, high);
         e -= n;
-        b -= rows.length(seg) * n / Math.max(1, Math.max(rows.rowCount(seg), n));
+        b -= (long) (n * PlacedLayouts.bytesPerRow(rows, seg, n));
       } else {
         e -= segmentEntries[i];
         b -= segmentBytes[i];
