@@ -139,6 +139,9 @@ final class RlsmCompactionContext extends CompactionContext {
         + " files a coprocessor forced; nothing was changed");
     }
     long start = EnvironmentEdgeManager.currentTime();
+    // the layout's row counts and the scan of the inputs both read on this thread
+    long readBefore = FileSystemReads.byThisThread();
+    long planRead = 0;
     // the Level-0 inputs leave Level-0 when this commits (RlsmStoreFileManager.getStorefileCount)
     storeFileManager.compactionStarted(request.getFiles());
     RlsmCompactionRunner.Result r;
@@ -147,6 +150,7 @@ final class RlsmCompactionContext extends CompactionContext {
     try {
       try {
         targets = plan.targets(new RlsmStoreRows(state));
+        planRead = FileSystemReads.byThisThread() - readBefore;
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
@@ -159,6 +163,7 @@ final class RlsmCompactionContext extends CompactionContext {
       }
     }
     long millis = EnvironmentEdgeManager.currentTime() - start;
+    long read = FileSystemReads.byThisThread() - readBefore;
     long retiredBytes = 0;
     long folded = 0;
     for (HStoreFile f : request.getFiles()) {
@@ -172,13 +177,13 @@ final class RlsmCompactionContext extends CompactionContext {
       }
     }
     long freed = Math.max(0, retiredBytes - r.dataBytes);
-    stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, r.readBytes, freed, folded,
+    stats.compacted(plan.kind(), r.dataBytes, r.manifestBytes, read, freed, folded,
       plan.linkedVictims().size(), millis);
     LOG.info("RLSM {} of {} wrote {} data bytes in {} files and a {}-byte manifest {} ({}"
-      + " partitions), read {} bytes, linked {} files, retired {} files, freed {} bytes, in {} ms;"
-      + " store counters: {}",
+      + " partitions), read {} bytes ({} of them planning the layout), linked {} files, retired"
+      + " {} files, freed {} bytes, in {} ms; store counters: {}",
       plan.kind(), store, r.dataBytes, r.paths.size() - (r.manifestBytes > 0 ? 1 : 0),
-      r.manifestBytes, checkpoint ? "checkpoint" : "edit", targets.size(), r.readBytes,
+      r.manifestBytes, checkpoint ? "checkpoint" : "edit", targets.size(), read, planRead,
       plan.linkedVictims().size(), retired.size(), freed, millis, stats);
     return r.paths;
   }

@@ -52,7 +52,6 @@ final class RlsmCompactionRunner {
     final List<Path> paths = new ArrayList<>();
     long dataBytes;
     long manifestBytes;
-    long readBytes;
   }
 
   private final HStore store;
@@ -105,7 +104,7 @@ final class RlsmCompactionRunner {
     try {
       Map<Integer, RlsmV2Writer> byTarget = new HashMap<>();
       if (!inputs.isEmpty()) {
-        scanAndRoute(inputs, request, tc, user, byTarget, open, finisher, result);
+        scanAndRoute(inputs, request, tc, user, byTarget, open, finisher);
       }
       if (plan.kind() == CompactionPlan.Kind.LEAVE) {
         finishLeave(open, maxSeqId, result);
@@ -174,7 +173,7 @@ final class RlsmCompactionRunner {
 
   private void scanAndRoute(List<HStoreFile> inputs, CompactionRequestImpl request,
     ThroughputController tc, User user, Map<Integer, RlsmV2Writer> byTarget,
-    List<RlsmV2Writer> open, SegmentFinisher finisher, Result result) throws IOException {
+    List<RlsmV2Writer> open, SegmentFinisher finisher) throws IOException {
     long smallestReadPoint = store.getSmallestReadPoint();
     List<StoreFileScanner> scanners = new ArrayList<>(inputs.size());
     long cells = 0;
@@ -190,7 +189,6 @@ final class RlsmCompactionRunner {
         List<byte[][]> ranges = plan.inputs().get(f.getPath().getName());
         scanners.add(RlsmSegmentView.scanner(f, ranges.isEmpty() ? null : ranges, false, false,
           true, smallestReadPoint, i));
-        result.readBytes += f.getReader().length();
         cells += f.getReader().getEntries();
         // v1 files do not say; HFiles written without tags hold none
         tags |= f instanceof RlsmStoreFile

@@ -83,6 +83,8 @@ public class RlsmStoreStats {
   }
 
   /**
+   * @param readBytes bytes the compaction read from the file system ({@link FileSystemReads}:
+   *               a shared segment's range only, BlockCache hits not at all)
    * @param freed  bytes of the data files the compaction retired minus the bytes it wrote, when
    *               positive: the disk space purging superseded versions, expired and deleted cells
    *               and delete markers released, plus the per-file overhead of the files merged
@@ -154,6 +156,7 @@ public class RlsmStoreStats {
     return foldedBytes.sum();
   }
 
+  /** Bytes compactions read from the file system (BlockCache hits excluded). */
   public long getCompactionReadBytes() {
     return compactionReadBytes.sum();
   }
