@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CompoundConfiguration;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.io.hfile.HFileBlockIndex;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.compactions.DefaultCompactor;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
@@ -64,8 +65,22 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     this.conf = conf;
     this.comparator = comparator;
     applyStoreSettings(conf, store);
-    RlsmConfig config = new RlsmConfig(conf);
+    RlsmConfig config;
+    try {
+      config = new RlsmConfig(conf);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("Bad RLSM configuration for " + store + ": " + e.getMessage(), e);
+    }
     this.openVerifyData = config.isOpenVerifyData();
+    // the store's own configuration, which HBase's store file tracker (created after this, from
+    // the same object) gives every writer of the store
+    String chunk = HFileBlockIndex.MAX_CHUNK_SIZE_KEY;
+    if (
+      store.getColumnFamilyDescriptor().getConfigurationValue(chunk) == null
+        && store.getHRegion().getTableDescriptor().getValue(chunk) == null
+    ) {
+      conf.setInt(chunk, config.getIndexBlockMaxSize());
+    }
     RlsmCompactionConfig compactionConfig;
     try {
       compactionConfig = new RlsmCompactionConfig(conf);

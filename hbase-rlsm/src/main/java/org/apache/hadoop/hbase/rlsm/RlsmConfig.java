@@ -53,8 +53,21 @@ public final class RlsmConfig {
   public static final String OPEN_VERIFY_DATA_KEY = "hbase.rlsm.open.verify.data";
   public static final boolean DEFAULT_OPEN_VERIFY_DATA = false;
 
+  /**
+   * The largest block of the data block index in the files an RLSM store writes: HBase's
+   * {@code hfile.index.block.max.size} for the store, unless its family or table sets that key
+   * itself. HBase's 128 KiB keeps a file of up to about 2,500 data blocks on a single-level
+   * index, all of it pinned on the heap while the file is open; RLSM's files (flushes, segments
+   * of bounded partitions) are that size, and a store holds hundreds. With small chunks their
+   * index is multi-level: the root, a few entries, is pinned, and the leaf chunks are read
+   * through HBase's BlockCache like the default engine's (docs/architecture.md, "Memory").
+   */
+  public static final String INDEX_BLOCK_MAX_SIZE_KEY = "hbase.rlsm.index.block.max.size";
+  public static final int DEFAULT_INDEX_BLOCK_MAX_SIZE = 4096;
+
   private final double l0BloomFpp;
   private final boolean openVerifyData;
+  private final int indexBlockMaxSize;
 
   public RlsmConfig(Configuration conf) {
     this.l0BloomFpp = conf.getDouble(L0_BLOOM_FPP_KEY, DEFAULT_L0_BLOOM_FPP);
@@ -63,6 +76,15 @@ public final class RlsmConfig {
         L0_BLOOM_FPP_KEY + " must be in (0, 1) but was " + l0BloomFpp);
     }
     this.openVerifyData = conf.getBoolean(OPEN_VERIFY_DATA_KEY, DEFAULT_OPEN_VERIFY_DATA);
+    this.indexBlockMaxSize = conf.getInt(INDEX_BLOCK_MAX_SIZE_KEY, DEFAULT_INDEX_BLOCK_MAX_SIZE);
+    if (indexBlockMaxSize < 1024) {
+      throw new IllegalArgumentException(
+        INDEX_BLOCK_MAX_SIZE_KEY + " must be at least 1024 but was " + indexBlockMaxSize);
+    }
+  }
+
+  public int getIndexBlockMaxSize() {
+    return indexBlockMaxSize;
   }
 
   public boolean isOpenVerifyData() {
