@@ -66,8 +66,10 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
     this.comparator = comparator;
     applyStoreSettings(conf, store);
     RlsmConfig config;
+    RlsmCompactionConfig compactionConfig;
     try {
       config = new RlsmConfig(conf);
+      compactionConfig = new RlsmCompactionConfig(conf);
     } catch (IllegalArgumentException e) {
       throw new IOException("Bad RLSM configuration for " + store + ": " + e.getMessage(), e);
     }
@@ -80,13 +82,6 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
         && store.getHRegion().getTableDescriptor().getValue(chunk) == null
     ) {
       conf.setInt(chunk, config.getIndexBlockMaxSize());
-    }
-    RlsmCompactionConfig compactionConfig;
-    try {
-      compactionConfig = new RlsmCompactionConfig(conf);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("Bad RLSM compaction configuration for " + store + ": "
-        + e.getMessage(), e);
     }
     this.planner = new RlsmCompactionPlanner(compactionConfig);
     CompactionUrgency urgency = new CompactionUrgency(compactionConfig,

@@ -48,6 +48,12 @@ final class RlsmLayouts {
       .build();
   }
 
+  /** Whether a segment of {@code state} belongs to two partitions (left by an index split). */
+  static boolean sharesSegments(RlsmStoreFileManager.State state) {
+    return state.partitions.stream().anyMatch(p -> p.segments.stream().anyMatch(
+      seg -> state.partitions.stream().anyMatch(o -> o != p && o.segments.contains(seg))));
+  }
+
   static void compactUntilSettled(HRegion r) throws IOException {
     for (int i = 0; i < 50 && r.getStore(F).getStoreEngine().needsCompaction(List.of()); i++) {
       r.compact(false);
