@@ -62,6 +62,11 @@ final class ServersAndRegions {
       // A move closes (and flushes) a region synchronously inside the master's RPC; on a loaded
       // machine that may take longer than HBase's default minute.
       conf.setInt("hbase.rpc.timeout", 180_000);
+      // HBase splits a region only once its stores hold no reference, compacted-away ones
+      // included (HStore.hasReferences), and those leave only when the discharger chore runs
+      // (default every 2 minutes): at the default each generation of splits waits for it. The chore still archives only files no reader
+      // holds, so a short period changes when files leave, not which.
+      conf.setInt("hbase.hfile.compaction.discharger.interval", 1000);
     });
   }
 
