@@ -149,7 +149,7 @@ final class RlsmCompactionContext extends CompactionContext {
     boolean written = false;
     try {
       try {
-        targets = plan.targets(new RlsmStoreRows(state));
+        targets = plan.targets(new RlsmStoreRows(state, plan.inputs().keySet()));
         planRead = FileSystemReads.byThisThread() - readBefore;
       } catch (UncheckedIOException e) {
         throw e.getCause();

@@ -16,9 +16,10 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * The distinct row keys of one store file inside a closed row range, ascending, one at a time:
  * for the compaction planner's row sources and partition summaries. A v1 file walks its
- * in-memory sorted row view; any HFile (v2, bulk load) is read through HBase's pread scanner
- * without caching blocks, skipping the rest of each row by a reseek, so only the current row (and
- * the block it is in) is held. Every call consumes at least one row of the file, so a cursor
+ * in-memory sorted row view; any HFile (v2, bulk load) is read through HBase's pread scanner,
+ * skipping the rest of each row by a reseek, so only the current row (and the block it is in) is
+ * held; it caches the blocks it reads only when its caller says so (a file the same compaction
+ * then reads, see {@link RlsmStoreRows}). Every call consumes at least one row of the file, so a cursor
  * always ends; and every call first checks the thread's interrupt flag, so a long read (a
  * partition summary, a planner row source) gives way when HBase interrupts its compaction
  * threads at shutdown ({@code CompactSplit.join} interrupts them and waits). Not thread-safe.
@@ -38,8 +39,17 @@ abstract class RlsmRowCursor implements Closeable {
 
   abstract byte[] advance() throws IOException;
 
-  /** A cursor over {@code f}'s rows in [low, high] (a null bound is open). */
+  /** A cursor over {@code f}'s rows in [low, high] (a null bound is open), caching no block. */
   static RlsmRowCursor open(HStoreFile f, byte[] low, byte[] high) throws IOException {
+    return open(f, low, high, false);
+  }
+
+  /**
+   * A cursor over {@code f}'s rows in [low, high] (a null bound is open) that puts the blocks it
+   * reads into the BlockCache when {@code cacheBlocks} (and the family caches on read).
+   */
+  static RlsmRowCursor open(HStoreFile f, byte[] low, byte[] high, boolean cacheBlocks)
+    throws IOException {
     f.initReader();
     if (f instanceof RlsmStoreFile) {
       return new V1(((RlsmStoreFile) f).getReader().getRlsmFile(), low, high);
@@ -47,7 +57,8 @@ abstract class RlsmRowCursor implements Closeable {
     if (low != null && belowHalf(f, low)) {
       return new Empty();
     }
-    return new HFileRows(f.getPreadScanner(false, Long.MAX_VALUE, 0, false), low, high);
+    return new HFileRows(f.getPreadScanner(cacheBlocks, Long.MAX_VALUE, 0, false), low,
+      high);
   }
 
   /**
