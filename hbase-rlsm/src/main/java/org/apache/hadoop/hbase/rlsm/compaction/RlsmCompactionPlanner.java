@@ -16,10 +16,11 @@ import org.apache.hadoop.hbase.util.Bytes;
 /**
  * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
  * RLSM): file-info only (key ranges, row counts, sketches), never a data block, so selection
- * costs the same whatever the rows. In order of priority: a user major compaction; a range-append
- * when Level-0 has reached the trigger (which also divides, by index, the partitions above the
- * split size: {@link RlsmCompactionConfig#SPLIT_IN_APPEND_KEY}); a split of a partition above the
- * split size; a chain
+ * costs the same whatever the rows. In order of priority: a user major compaction; a split of a
+ * partition above {@link #OVERDUE_SPLIT_FACTOR} times the split size; a range-append when Level-0
+ * has reached the trigger (which also divides, by index, the partitions above the split size:
+ * {@link RlsmCompactionConfig#SPLIT_IN_APPEND_KEY}, and then takes the overdue splits' place); a
+ * split of a partition above the split size; a chain
  * clean-up of a partition with too many segments or too much superseded data; a merge of two
  * small neighbours. A family that is leaving RLSM ({@code hbase.rlsm.leave}) gets only
  * whole-store rewrites into one plain HFile, whenever a major compaction is requested, Level-1 is
@@ -33,6 +34,13 @@ import org.apache.hadoop.hbase.util.Bytes;
  * much superseded data.
  */
 public final class RlsmCompactionPlanner {
+  /**
+   * A partition above this many times the split size splits before a range-append (one below it
+   * waits until Level-0 is under the trigger): splits then keep up with sustained ingest, and a
+   * partition's size stays under about twice the split size plus one append's rows.
+   */
+  static final long OVERDUE_SPLIT_FACTOR = 2;
+
   private final RlsmCompactionConfig config;
 
   public RlsmCompactionPlanner(RlsmCompactionConfig config) {
@@ -87,13 +95,16 @@ public final class RlsmCompactionPlanner {
       return major(level0, partitions);
     }
     if (level0.size() >= config.l0Trigger) {
-      return append(level0, partitions);
+      // Under sustained ingest Level-0 is back at the trigger after nearly every append, so a
+      // split ranked below appends may wait for the whole load (at 16 GB the partitions stayed
+      // at 16 from 2 GB on, docs/benchmarks.md): one at twice the split size goes first, unless
+      // the append divides it itself.
+      int overdue = appendSplits() ? -1 : splitAbove(partitions, OVERDUE_SPLIT_FACTOR);
+      return overdue >= 0 ? split(level0, partitions, overdue) : append(level0, partitions);
     }
-    for (int i = 0; i < partitions.size(); i++) {
-      PartitionSummary p = partitions.get(i);
-      if (p.bytes > config.splitBytes && divisible(p)) {
-        return split(level0, partitions, i);
-      }
+    int above = splitAbove(partitions, 1);
+    if (above >= 0) {
+      return split(level0, partitions, above);
     }
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
@@ -150,7 +161,7 @@ public final class RlsmCompactionPlanner {
     // waits for Level-0 to fall below the trigger, which sustained ingest seldom lets happen
     boolean[] splits = new boolean[partitions.size()];
     Set<PartitionSummary> splitting = new HashSet<>();
-    if (config.splitInAppend && config.splitMode == RlsmCompactionConfig.SplitMode.INDEX) {
+    if (appendSplits()) {
       for (int i = 0; i < partitions.size(); i++) {
         PartitionSummary p = partitions.get(i);
         if (p.bytes > config.splitBytes && divisible(p)) {
@@ -304,6 +315,22 @@ public final class RlsmCompactionPlanner {
       }
     }
     return false;
+  }
+
+  /** Whether range-appends divide the partitions above the split size themselves. */
+  private boolean appendSplits() {
+    return config.splitInAppend && config.splitMode == RlsmCompactionConfig.SplitMode.INDEX;
+  }
+
+  /** The first divisible partition above {@code factor} times the split size, or -1. */
+  private int splitAbove(List<PartitionSummary> partitions, long factor) {
+    for (int i = 0; i < partitions.size(); i++) {
+      PartitionSummary p = partitions.get(i);
+      if (p.bytes > factor * config.splitBytes && divisible(p)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /**
