@@ -53,6 +53,16 @@ public final class RlsmCompactionConfig {
    */
   public static final String SPLIT_IN_APPEND_KEY = "hbase.rlsm.partition.split.in.append";
   public static final boolean DEFAULT_SPLIT_IN_APPEND = false;
+  /**
+   * When Level-0 is at the trigger, a divisible partition above this many times the split size
+   * splits before the range-append (one below it waits until Level-0 is under the trigger), so
+   * that splits keep up with sustained ingest: a partition then stays under about this times the
+   * split size plus one append's rows. 0 turns the rule off (splits wait behind every append, as
+   * before it); otherwise at least 1. Ignored while appends divide partitions themselves
+   * ({@link #SPLIT_IN_APPEND_KEY} in {@code index} mode).
+   */
+  public static final String OVERDUE_SPLIT_FACTOR_KEY = "hbase.rlsm.partition.overdue.split.factor";
+  public static final double DEFAULT_OVERDUE_SPLIT_FACTOR = 2.0;
   /** Neighbours both smaller than this are merged; default split bytes / 16. */
   public static final String MERGE_BYTES_KEY = "hbase.rlsm.partition.merge.bytes";
   /** Chain clean-up: rewrite a partition that has more segments than this. */
@@ -126,6 +136,7 @@ public final class RlsmCompactionConfig {
   final SplitMode splitMode;
   final boolean splitReadRows;
   final boolean splitInAppend;
+  final double overdueSplitFactor;
   final long mergeBytes;
   final int maxSegments;
   final double tierRatio;
@@ -146,6 +157,7 @@ public final class RlsmCompactionConfig {
         .toUpperCase(Locale.ROOT)))
       .splitReadRows(conf.getBoolean(SPLIT_READ_ROWS_KEY, DEFAULT_SPLIT_READ_ROWS))
       .splitInAppend(conf.getBoolean(SPLIT_IN_APPEND_KEY, DEFAULT_SPLIT_IN_APPEND))
+      .overdueSplitFactor(conf.getDouble(OVERDUE_SPLIT_FACTOR_KEY, DEFAULT_OVERDUE_SPLIT_FACTOR))
       .mergeBytes(conf.getLong(MERGE_BYTES_KEY, conf.getLong(SPLIT_BYTES_KEY, DEFAULT_SPLIT_BYTES)
         / 16))
       .maxSegments(conf.getInt(MAX_SEGMENTS_KEY, DEFAULT_MAX_SEGMENTS))
@@ -166,6 +178,9 @@ public final class RlsmCompactionConfig {
     check(b.splitBytes > 0, SPLIT_BYTES_KEY + " must be positive but was " + b.splitBytes);
     check(mergeBytes >= 0 && mergeBytes < b.splitBytes,
       MERGE_BYTES_KEY + " must be in [0, split bytes) but was " + mergeBytes);
+    check(b.overdueSplitFactor == 0
+      || (b.overdueSplitFactor >= 1 && b.overdueSplitFactor < Double.POSITIVE_INFINITY),
+      OVERDUE_SPLIT_FACTOR_KEY + " must be 0 or at least 1 but was " + b.overdueSplitFactor);
     check(b.maxSegments >= 2, MAX_SEGMENTS_KEY + " must be at least 2 but was " + b.maxSegments);
     check(b.tierRatio > 0 && b.tierRatio < Double.POSITIVE_INFINITY,
       TIER_RATIO_KEY + " must be positive and finite but was " + b.tierRatio);
@@ -182,6 +197,7 @@ public final class RlsmCompactionConfig {
     this.splitMode = b.splitMode;
     this.splitReadRows = b.splitReadRows;
     this.splitInAppend = b.splitInAppend;
+    this.overdueSplitFactor = b.overdueSplitFactor;
     this.mergeBytes = mergeBytes;
     this.maxSegments = b.maxSegments;
     this.tierRatio = b.tierRatio;
@@ -224,6 +240,7 @@ public final class RlsmCompactionConfig {
     private SplitMode splitMode = DEFAULT_SPLIT_MODE;
     private boolean splitReadRows = DEFAULT_SPLIT_READ_ROWS;
     private boolean splitInAppend = DEFAULT_SPLIT_IN_APPEND;
+    private double overdueSplitFactor = DEFAULT_OVERDUE_SPLIT_FACTOR;
     private Long mergeBytes; // null: split bytes / 16
     private int maxSegments = DEFAULT_MAX_SEGMENTS;
     private double tierRatio = DEFAULT_TIER_RATIO;
@@ -288,6 +305,12 @@ public final class RlsmCompactionConfig {
     /** {@link #SPLIT_IN_APPEND_KEY}. */
     public Builder splitInAppend(boolean split) {
       this.splitInAppend = split;
+      return this;
+    }
+
+    /** {@link #OVERDUE_SPLIT_FACTOR_KEY}. */
+    public Builder overdueSplitFactor(double factor) {
+      this.overdueSplitFactor = factor;
       return this;
     }
 

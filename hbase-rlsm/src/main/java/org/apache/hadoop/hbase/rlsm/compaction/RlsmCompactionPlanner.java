@@ -17,7 +17,8 @@ import org.apache.hadoop.hbase.util.Bytes;
  * Chooses the next compaction of a store from summaries of its files (docs/design.md, section
  * RLSM): file-info only (key ranges, row counts, sketches), never a data block, so selection
  * costs the same whatever the rows. In order of priority: a user major compaction; a split of a
- * partition above {@link #OVERDUE_SPLIT_FACTOR} times the split size; a range-append when Level-0
+ * partition above {@link RlsmCompactionConfig#OVERDUE_SPLIT_FACTOR_KEY} times the split size (an
+ * overdue split); a range-append when Level-0
  * has reached the trigger (which also divides, by index, the partitions above the split size:
  * {@link RlsmCompactionConfig#SPLIT_IN_APPEND_KEY}, and then takes the overdue splits' place); a
  * split of a partition above the split size; a chain
@@ -34,13 +35,6 @@ import org.apache.hadoop.hbase.util.Bytes;
  * much superseded data.
  */
 public final class RlsmCompactionPlanner {
-  /**
-   * A partition above this many times the split size splits before a range-append (one below it
-   * waits until Level-0 is under the trigger): splits then keep up with sustained ingest, and a
-   * partition's size stays under about twice the split size plus one append's rows.
-   */
-  static final long OVERDUE_SPLIT_FACTOR = 2;
-
   private final RlsmCompactionConfig config;
 
   public RlsmCompactionPlanner(RlsmCompactionConfig config) {
@@ -97,9 +91,10 @@ public final class RlsmCompactionPlanner {
     if (level0.size() >= config.l0Trigger) {
       // Under sustained ingest Level-0 is back at the trigger after nearly every append, so a
       // split ranked below appends may wait for the whole load (at 16 GB the partitions stayed
-      // at 16 from 2 GB on, docs/benchmarks.md): one at twice the split size goes first, unless
-      // the append divides it itself.
-      int overdue = appendSplits() ? -1 : splitAbove(partitions, OVERDUE_SPLIT_FACTOR);
+      // at 16 from 2 GB on, docs/benchmarks.md): one above the overdue factor goes first, unless
+      // the append divides it itself or the factor is 0.
+      int overdue = appendSplits() || config.overdueSplitFactor == 0 ? -1
+        : splitAbove(partitions, config.overdueSplitFactor);
       return overdue >= 0 ? split(level0, partitions, overdue) : append(level0, partitions);
     }
     int above = splitAbove(partitions, 1);
@@ -323,7 +318,7 @@ public final class RlsmCompactionPlanner {
   }
 
   /** The first divisible partition above {@code factor} times the split size, or -1. */
-  private int splitAbove(List<PartitionSummary> partitions, long factor) {
+  private int splitAbove(List<PartitionSummary> partitions, double factor) {
     for (int i = 0; i < partitions.size(); i++) {
       PartitionSummary p = partitions.get(i);
       if (p.bytes > factor * config.splitBytes && divisible(p)) {

@@ -37,9 +37,9 @@ public class TestCompactionPlannerCases {
     RlsmCompactionConfig.MAX_VICTIMS_KEY, RlsmCompactionConfig.NEW_PARTITION_MIN_ROWS_KEY,
     RlsmCompactionConfig.SPLIT_BYTES_KEY, RlsmCompactionConfig.SPLIT_MODE_KEY,
     RlsmCompactionConfig.SPLIT_READ_ROWS_KEY, RlsmCompactionConfig.SPLIT_IN_APPEND_KEY,
-    RlsmCompactionConfig.MERGE_BYTES_KEY, RlsmCompactionConfig.MAX_SEGMENTS_KEY,
-    RlsmCompactionConfig.TIER_RATIO_KEY, RlsmCompactionConfig.FOLD_SPREAD_KEY,
-    RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY,
+    RlsmCompactionConfig.OVERDUE_SPLIT_FACTOR_KEY, RlsmCompactionConfig.MERGE_BYTES_KEY,
+    RlsmCompactionConfig.MAX_SEGMENTS_KEY, RlsmCompactionConfig.TIER_RATIO_KEY,
+    RlsmCompactionConfig.FOLD_SPREAD_KEY, RlsmCompactionConfig.MAX_DEAD_FRACTION_KEY,
     RlsmCompactionConfig.REWRITE_DROP_DELETES_KEY, RlsmCompactionConfig.LEAVE_KEY);
   private static final List<String> KEYS = List.of("partition", "level0", "rows", "length",
     "quantiles", "major",
