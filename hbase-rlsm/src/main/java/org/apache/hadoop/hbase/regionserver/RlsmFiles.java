@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.hbase.io.HFileLink;
+import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.ManifestChain;
 import org.apache.hadoop.hbase.rlsm.format.ManifestRecord;
@@ -169,10 +170,18 @@ public final class RlsmFiles {
 
   /**
    * The quantiles of a file's rows, or null when it records none (v1, older v2, bulk loads).
-   * Decoded on every call: only an index split asks.
+   * Read and decoded on every call (only an index split asks, on the compaction thread): from
+   * the file's meta block through the BlockCache, or from file-info in files written before it.
+   * @throws RlsmCorruptionException naming the file and the meta block's offset when the block
+   *           does not decode (file-info quantiles are checked at open)
    */
-  public static RowQuantiles quantiles(HStoreFile f) {
-    return decoded(f, V2FileInfo.ROW_QUANTILES, RowQuantiles::decode);
+  public static RowQuantiles quantiles(HStoreFile f) throws IOException {
+    if (f instanceof RlsmStoreFile) {
+      return null;
+    }
+    RowQuantiles inFileInfo = decoded(f, V2FileInfo.ROW_QUANTILES, RowQuantiles::decode);
+    return inFileInfo != null ? inFileInfo
+      : V2Files.quantiles(f.getPath().toString(), f.getReader().getHFileReader(), true);
   }
 
   /** A decoder of one RLSM file-info entry; errors name the file and offset given. */

@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CompoundConfiguration;
 import org.apache.hadoop.hbase.DoNotRetryIOException;
+import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.io.hfile.HFileBlockIndex;
 import org.apache.hadoop.hbase.regionserver.compactions.CompactionContext;
 import org.apache.hadoop.hbase.regionserver.compactions.DefaultCompactor;
@@ -178,7 +179,9 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
    * A v2 file (or a bulk-loaded HFile) opened by HBase as an {@link HStoreFile}: its blocks go
    * through the BlockCache, its Bloom filter is the family's. HBase's corruption errors become
    * {@link org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException}s naming file and offset;
-   * the RLSM file-info entries are checked.
+   * the RLSM file-info entries and the checksums of the load-on-open blocks HBase just read are
+   * checked (HBase serves such a block unverified on a file system without checksums; one more
+   * read of a few KB a file), or with {@code hbase.rlsm.open.verify.data} the whole file.
    */
   private HStoreFile openHFile(StoreFileInfo info, Path data) throws IOException {
     HStoreFile sf;
@@ -196,6 +199,10 @@ public class RlsmStoreEngine extends StoreEngine<RlsmStoreFlusher, RlsmCompactio
       }
       if (openVerifyData) {
         V2Files.verify(info.getFileSystem(), data, conf);
+      } else {
+        HFile.Reader hr = sf.getReader().getHFileReader();
+        V2Files.verifyLoadOnOpen(info.getFileSystem(), data,
+          hr.getTrailer().getLoadOnOpenDataOffset(), hr.length());
       }
     } catch (IOException e) {
       sf.closeStoreFile(true);

@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.io.hfile.RlsmMetaBlocks;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
 import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
@@ -115,7 +116,9 @@ final class RlsmV2Writer implements CellSink, ShipperListener {
     }
     if (role != null && role != FileRole.MANIFEST) {
       writer.appendFileInfo(V2FileInfo.ROW_SKETCH, sketch.encode());
-      writer.appendFileInfo(V2FileInfo.ROW_QUANTILES, quantiles.build().encode());
+      // a meta block, not file-info: HBase pins every open file's file-info on the heap
+      writer.getLiveFileWriter().appendMetaBlock(V2FileInfo.ROW_QUANTILES_BLOCK,
+        RlsmMetaBlocks.of(quantiles.build().encode()));
     }
     writer.appendMetadata(maxSeqId, major, compacted);
     writer.close();

@@ -49,16 +49,18 @@ public class TestLayering {
   static final String[][] LAYERS = {
     // package          may import
     { "regionserver",    "rlsm", "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.index",
-                         "rlsm.cachehint", "rlsm.format" },
-    { "rlsm.tool",       "rlsm", "rlsm.compaction", "rlsm.file", "rlsm.index", "rlsm.format" },
+                         "rlsm.cachehint", "rlsm.format", "io.hfile" },
+    { "rlsm.tool",       "rlsm", "rlsm.compaction", "rlsm.file", "rlsm.index", "rlsm.format",
+                         "io.hfile" },
     { "rlsm",            "rlsm.memstore", "rlsm.compaction", "rlsm.file", "rlsm.format" },
     { "rlsm.memstore",   "rlsm.index", "rlsm.format" },
     { "rlsm.compaction", "rlsm.index", "rlsm.format" },
-    { "rlsm.file",       "rlsm.index", "rlsm.cachehint", "rlsm.format" },
+    { "rlsm.file",       "rlsm.index", "rlsm.cachehint", "rlsm.format", "io.hfile" },
     { "rlsm.ulfs",       "rlsm.cachehint" },
     { "rlsm.index",      "rlsm.format" },
     { "rlsm.cachehint",  "rlsm.format" },
     { "rlsm.format" },
+    { "io.hfile" },
   };
 
   private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)\\s*;",

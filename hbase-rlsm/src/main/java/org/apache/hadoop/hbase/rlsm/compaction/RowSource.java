@@ -4,7 +4,7 @@ import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 
 /**
  * Row keys of files, read from their data (the glue reads them through HBase's pread scanner),
- * and what a file's file-info holds of its rows (length, row count, quantiles): only a plan's
+ * and what a file records of its rows (length, row count, quantiles): only a plan's
  * {@link CompactionPlan.Layout} asks, on the compaction thread.
  */
 public interface RowSource {
@@ -24,8 +24,9 @@ public interface RowSource {
   long rowCount(String file);
 
   /**
-   * The file's row quantiles (file-info, no data read); null when the file records none (a v1
-   * file, a bulk load, a file written before they existed).
+   * The file's row quantiles (a meta block, or file-info in older files; no data block read);
+   * null when the file records none (a v1 file, a bulk load, a file written before they
+   * existed).
    */
   RowQuantiles quantiles(String file);
 }

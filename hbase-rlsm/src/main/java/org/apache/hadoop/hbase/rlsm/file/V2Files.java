@@ -21,17 +21,19 @@ import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.CorruptHFileException;
 import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
+import org.apache.hadoop.hbase.io.hfile.RlsmMetaBlocks;
 import org.apache.hadoop.hbase.rlsm.format.FileRole;
 import org.apache.hadoop.hbase.rlsm.format.RlsmCorruptionException;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
+import org.apache.hadoop.hbase.rlsm.index.RowQuantiles;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.util.DataChecksum;
 import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * Format-v2 files (HFile v3, docs/format/rlsm-file.md "Version 2") outside a region server: the
- * RLSM entries of one, and damage in one as RLSM reports it: HBase's corruption errors (bad trailer, bad load-on-open section, block checksum or header
- * mismatch) become {@link RlsmCorruptionException}s naming the file and the byte offset HBase
+ * RLSM entries of one, and damage in one as RLSM reports it: HBase's corruption errors (bad
+ * trailer, bad load-on-open section, block checksum or header mismatch) become {@link RlsmCorruptionException}s naming the file and the byte offset HBase
  * names (else the trailer's), with HBase's error as the cause; and a full check that reads every
  * data block through HBase's reader, whose block checksums are verified on every read.
  */
@@ -98,6 +100,24 @@ public final class V2Files {
     }
   }
 
+  /**
+   * The row quantiles in an HFile's meta block {@link V2FileInfo#ROW_QUANTILES_BLOCK}, or null
+   * when it has none; {@code cacheBlock}: read through the BlockCache (as the family allows).
+   * @throws RlsmCorruptionException naming the file and the block's offset when they do not
+   *           decode
+   */
+  public static RowQuantiles quantiles(String file, HFile.Reader r, boolean cacheBlock)
+    throws IOException {
+    RlsmMetaBlocks.Block b;
+    try {
+      b = RlsmMetaBlocks.read(r, V2FileInfo.ROW_QUANTILES_BLOCK, cacheBlock);
+    } catch (IOException e) {
+      RlsmCorruptionException t = typed(file, r.length(), e);
+      throw t != null ? t : e;
+    }
+    return b == null ? null : RowQuantiles.decode(file, b.offset(), b.content());
+  }
+
   /** The RLSM role of an HFile, or null when RLSM did not write it (a bulk load). */
   public static FileRole role(FileSystem fs, Path path, Configuration conf) throws IOException {
     return V2FileInfo.role(path.toString(), -1, fileInfo(fs, path, conf).get(V2FileInfo.ROLE));
@@ -112,9 +132,9 @@ public final class V2Files {
   /**
    * Reads every cell, and then every block before the load-on-open section, of an HFile with
    * HBase's reader (block checksums verified as blocks are read, the load-on-open section at
-   * open); checks the recorded first and last keys against the first and last cells, and that
-   * the block index leads to the last cell (a reader skips a file by those keys, and seeks by the
-   * index); returns the number of cells.
+   * open); checks the recorded first and last keys against the first and last cells, that the
+   * block index leads to the last cell (a reader skips a file by those keys, and seeks by the
+   * index), and that the row quantiles' meta block decodes; returns the number of cells.
    */
   public static long verify(FileSystem fs, Path path, Configuration conf) throws IOException {
     long length = fs.getFileStatus(path).getLen();
@@ -139,16 +159,17 @@ public final class V2Files {
     } catch (IOException | RuntimeException e) {
       throw typedOrSame(path, length, e);
     }
-    verifyBlockChecksums(fs, path, length);
+    verifyBlockChecksums(fs, path, 0, length);
     // after the checksums, so that damaged bytes are reported where they are
-    if (first != null) {
-      try (HFile.Reader r = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf)) {
+    try (HFile.Reader r = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf)) {
+      quantiles(path.toString(), r, false);
+      if (first != null) {
         verifyKeys(r, conf, path.toString(), first, last);
-      } catch (RlsmCorruptionException e) {
-        throw e;
-      } catch (IOException | RuntimeException e) {
-        throw typedOrSame(path, length, e);
       }
+    } catch (RlsmCorruptionException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw typedOrSame(path, length, e);
     }
     return cells;
   }
@@ -184,21 +205,33 @@ public final class V2Files {
   }
 
   /**
-   * Checks the stored checksums of every block before the trailer, inline index and Bloom chunks
-   * and the load-on-open section included, from the raw bytes: HBase's reader re-reads a block
-   * whose checksum fails with the file system's checksums instead, which on a file system
-   * without them (a local disk) returns the damaged block unverified. Block header (HFile v3,
-   * 33 bytes): magic, on-disk size without header (i32), uncompressed size (i32), previous
-   * block offset (i64), checksum type (u8), bytes per checksum (i32), on-disk data size with
-   * header (i32); the checksums follow the data, one per chunk.
+   * Checks the stored checksums of the blocks of an HFile's load-on-open section (root indexes,
+   * file-info, Bloom metadata: a few KB) from the raw bytes, as {@link #verify} checks every
+   * block: HBase reads that section at open, and on a file system without checksums of its own
+   * serves a block whose checksum fails. {@code loadOnOpen} is the trailer's offset of the
+   * section, {@code length} the file's.
    */
-  private static void verifyBlockChecksums(FileSystem fs, Path path, long length)
+  public static void verifyLoadOnOpen(FileSystem fs, Path path, long loadOnOpen, long length)
+    throws IOException {
+    verifyBlockChecksums(fs, path, loadOnOpen, length);
+  }
+
+  /**
+   * Checks the stored checksums of every block from {@code from} (a block's start) to the
+   * trailer, inline index and Bloom chunks and the load-on-open section included, from the raw
+   * bytes: HBase's reader re-reads a block whose checksum fails with the file system's checksums
+   * instead, which on a file system without them (a local disk) returns the damaged block
+   * unverified. Block header (HFile v3, 33 bytes): magic, on-disk size without header (i32),
+   * uncompressed size (i32), previous block offset (i64), checksum type (u8), bytes per checksum
+   * (i32), on-disk data size with header (i32); the checksums follow the data, one per chunk.
+   */
+  private static void verifyBlockChecksums(FileSystem fs, Path path, long from, long length)
     throws IOException {
     String name = path.toString();
     long end = length - V2FileInfo.TRAILER_BYTES;
     byte[] header = new byte[HEADER_BYTES];
     try (FSDataInputStream in = fs.open(path)) {
-      for (long at = 0; at < end;) {
+      for (long at = from; at < end;) {
         if (end - at < HEADER_BYTES) {
           throw new RlsmCorruptionException(name, at, "a block header runs into the trailer");
         }

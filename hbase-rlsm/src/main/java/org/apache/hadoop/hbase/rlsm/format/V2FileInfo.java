@@ -31,11 +31,18 @@ public final class V2FileInfo {
    */
   public static final byte[] ROW_SKETCH = Bytes.toBytes("RLSM_ROW_SKETCH");
   /**
-   * Flush and segment files: the file's rows cut into buckets (the encoding of
-   * {@code rlsm.index.RowQuantiles}), from which an index split finds its median; absent in
-   * files written before it existed.
+   * Flush and segment files written before {@link #ROW_QUANTILES_BLOCK}: the file's rows cut
+   * into buckets (the encoding of {@code rlsm.index.RowQuantiles}), from which an index split
+   * finds its median. Still read; no longer written, because HBase pins every open file's
+   * file-info on the heap and the quantiles are up to about 17 KB a file.
    */
   public static final byte[] ROW_QUANTILES = Bytes.toBytes("RLSM_ROW_QUANTILES");
+  /**
+   * Flush and segment files: the name of the HFile meta block holding the file's row quantiles
+   * (the same encoding as {@link #ROW_QUANTILES}), read through the BlockCache when an index
+   * split asks; absent in files written before it existed.
+   */
+  public static final String ROW_QUANTILES_BLOCK = "RLSM_ROW_QUANTILES";
   /**
    * Manifests, optional: per partition, the statistics of its rows, {@link PartitionStats};
    * absent in manifests written before it existed.

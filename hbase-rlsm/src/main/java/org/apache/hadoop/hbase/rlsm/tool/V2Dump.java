@@ -26,7 +26,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 
 /**
  * The {@code rlsm-dump} output of a format-v2 file (an HFile): HBase's trailer summary, the
- * file-info (RLSM entries decoded, the manifest's partitions listed) and the cells in key order
+ * file-info (RLSM entries decoded, the manifest's partitions listed), the row quantiles' meta
+ * block and the cells in key order
  * (the first N, or one row). Damage surfaces as the typed errors of {@link V2Files}.
  */
 @InterfaceAudience.Private
@@ -53,6 +54,10 @@ final class V2Dump {
       for (Map.Entry<byte[], byte[]> e : info.entrySet()) {
         out.println("  " + Bytes.toString(e.getKey()) + " = " + value(p, e.getKey(), e.getValue()));
       }
+      RowQuantiles q = V2Files.quantiles(p.toString(), r, false);
+      if (q != null) {
+        out.println("meta block " + V2FileInfo.ROW_QUANTILES_BLOCK + " = " + quantiles(q));
+      }
       printCells(r, conf, out, records, row, maxValue);
     }
   }
@@ -65,6 +70,15 @@ final class V2Dump {
   private static String sketch(Path p, byte[] v) throws IOException {
     RowSketch s = RowSketch.decode(p.toString(), -1, v);
     return (s.isExact() ? "" : "~") + s.estimate() + " distinct rows";
+  }
+
+  private static String quantiles(RowQuantiles q) {
+    StringBuilder b = new StringBuilder().append(q.buckets().size()).append(" buckets");
+    for (RowQuantiles.Bucket bucket : q.buckets()) {
+      b.append("\n    up to ").append(Bytes.toStringBinary(bucket.last())).append(": ")
+        .append(bucket.rows()).append(" rows");
+    }
+    return b.toString();
   }
 
   private static String value(Path p, byte[] key, byte[] v) throws IOException {
@@ -89,13 +103,7 @@ final class V2Dump {
       return sketch(p, v);
     }
     if (Bytes.equals(key, V2FileInfo.ROW_QUANTILES)) {
-      RowQuantiles q = RowQuantiles.decode(p.toString(), -1, v);
-      StringBuilder b = new StringBuilder().append(q.buckets().size()).append(" buckets");
-      for (RowQuantiles.Bucket bucket : q.buckets()) {
-        b.append("\n    up to ").append(Bytes.toStringBinary(bucket.last())).append(": ")
-          .append(bucket.rows()).append(" rows");
-      }
-      return b.toString();
+      return quantiles(RowQuantiles.decode(p.toString(), -1, v));
     }
     if (Bytes.equals(key, V2FileInfo.MANIFEST_STATS)) {
       StringBuilder b = new StringBuilder();

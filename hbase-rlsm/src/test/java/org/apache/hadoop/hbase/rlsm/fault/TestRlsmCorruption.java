@@ -2,6 +2,8 @@ package org.apache.hadoop.hbase.rlsm.fault;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -12,22 +14,25 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HBaseClassTestRule;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.regionserver.HRegion;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.RegionScanner;
+import org.apache.hadoop.hbase.regionserver.RlsmFiles;
 import org.apache.hadoop.hbase.rlsm.RlsmConfig;
 import org.apache.hadoop.hbase.rlsm.RlsmTables;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.RlsmMetaBlocks;
 import org.apache.hadoop.hbase.rlsm.RlsmTestCluster;
 import org.apache.hadoop.hbase.rlsm.file.V2Files;
 import org.apache.hadoop.hbase.rlsm.format.V2FileInfo;
@@ -160,13 +165,23 @@ public class TestRlsmCorruption {
       e.getOffset() >= 0 && e.getOffset() < len);
   }
 
+  /**
+   * A region in {@code dir} holding {@link #buildLayout}'s files (put into {@code files}), closed,
+   * its directory saved for {@link CrashableRegion#restoreSnapshot}.
+   */
+  private static CrashableRegion savedLayout(String dir, Map<FileRole, Path> files)
+    throws IOException {
+    CrashableRegion cr =
+      new CrashableRegion(HBaseConfiguration.create(), new File(dir), descriptor(false));
+    files.putAll(buildLayout(cr));
+    cr.saveSnapshot();
+    return cr;
+  }
+
   @Test
   public void damageInEverySectionIsTypedReportedAndNeverServed() throws Exception {
-    Configuration conf = HBaseConfiguration.create();
-    CrashableRegion cr =
-      new CrashableRegion(conf, new File("target/corruption"), descriptor(false));
-    Map<FileRole, Path> files = buildLayout(cr);
-    cr.saveSnapshot();
+    Map<FileRole, Path> files = new EnumMap<>(FileRole.class);
+    CrashableRegion cr = savedLayout("target/corruption", files);
     int cases = 0;
     for (Map.Entry<FileRole, Path> e : files.entrySet()) {
       Path file = e.getValue();
@@ -201,6 +216,58 @@ public class TestRlsmCorruption {
     }
     LOG.info("CORRUPTION: {} damaged files, each typed, reported and never served", cases);
     assertEquals("3 + 3 + 2 sections (manifests have no data blocks), 2 ways", 16, cases);
+  }
+
+  /**
+   * Damage in the body of the row quantiles' meta block of a Level-0 file and of a segment: the
+   * region still opens and serves every row (nothing read at open or by reads needs the
+   * quantiles); reading them (what an index split does) is a typed error naming the file and an
+   * offset in the block; the verify tool reports it, and an open with
+   * {@link RlsmConfig#OPEN_VERIFY_DATA_KEY} fails with a typed error. The quantiles are not in
+   * file-info, which HBase pins on the heap for every open file.
+   */
+  @Test
+  public void damagedRowQuantilesAreTypedWhenRead() throws Exception {
+    Map<FileRole, Path> files = new EnumMap<>(FileRole.class);
+    CrashableRegion cr = savedLayout("target/corruption-quantiles", files);
+    for (FileRole role : new FileRole[] { FileRole.FLUSH, FileRole.SEGMENT }) {
+      String ctx = role + " row quantiles";
+      Path file = files.get(role);
+      File local = new File(file.toUri().getPath());
+      long len = local.length();
+      long block;
+      try (HFile.Reader r =
+        HFile.createReader(cr.fs(), file, CacheConfig.DISABLED, true, cr.fs().getConf())) {
+        assertNull(ctx + " are not in file-info", r.getHFileInfo().get(V2FileInfo.ROW_QUANTILES));
+        RlsmMetaBlocks.Block b = RlsmMetaBlocks.read(r, V2FileInfo.ROW_QUANTILES_BLOCK, false);
+        assertNotNull(ctx + " are in a meta block", b);
+        block = b.offset();
+        assertTrue(ctx + ": a block of some buckets", b.content().length > 100);
+      }
+      cr.restoreSnapshot();
+      damage(local, block + HConstants.HFILEBLOCK_HEADER_SIZE + 40, false);
+      checkFile(ctx, cr, file, len);
+      cr.setDescriptor(descriptor(false));
+      HRegion r = cr.open();
+      try {
+        assertNull(ctx + ": every row still reads", scanAll(r));
+        HStoreFile sf = r.getStore(F).getStorefiles().stream()
+          .filter(f -> f.getPath().getName().equals(file.getName())).findFirst().get();
+        RlsmCorruptionException ex =
+          assertThrows(RlsmCorruptionException.class, () -> RlsmFiles.quantiles(sf));
+        assertNames(ctx, ex, file, len);
+        assertTrue(ctx + ": offset in the block: " + ex.getOffset(), ex.getOffset() >= block);
+      } finally {
+        cr.close();
+      }
+      cr.setDescriptor(descriptor(true));
+      try {
+        cr.open();
+        fail(ctx + ": opened with data verification");
+      } catch (IOException ex) {
+        assertNames(ctx + ", open with data verification", typed(ex), file, len);
+      }
+    }
   }
 
   private static void checkFile(String ctx, CrashableRegion cr, Path file, long len)
