@@ -12,7 +12,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * The row keys of the files of one store layout, for the compaction planner, read by a
  * {@link RlsmRowCursor} within the requested range only, their lengths and row counts from
- * file-info, and their row quantiles from a meta block through the BlockCache. Files are found by name in the layout's name map.
+ * file-info, and their row quantiles from a meta block through the BlockCache. Files are found
+ * by name in the layout's name map.
  *
  * <p>Rows of a file the compaction then reads (its inputs: the Level-0 files a range-append or a
  * major compaction places) are read with block caching on, so that the compaction's own scan

@@ -38,8 +38,8 @@ public final class RlsmCompactionConfig {
   /**
    * Whether a split reads every row key of the partition for an exact median and exact halves'
    * statistics. False (the default) divides it at a boundary of its segments' row quantiles
-   * (file-info, no data read; {@link PartitionHalves}) when every segment records them, and the
-   * halves' statistics are estimates.
+   * (a meta block per segment, no data block read; {@link PartitionHalves}) when every segment
+   * records them, and the halves' statistics are estimates.
    */
   public static final String SPLIT_READ_ROWS_KEY = "hbase.rlsm.partition.split.read.rows";
   public static final boolean DEFAULT_SPLIT_READ_ROWS = false;

@@ -133,9 +133,9 @@ public final class RowQuantiles {
   }
 
   /**
-   * The encoding of docs/format/rlsm-file.md, "Row quantiles", ending with its CRC32C: the
-   * largest RLSM file-info entry, and HBase serves a file-info block whose checksum fails when
-   * the file system has no checksums of its own, so damage must be caught here.
+   * The encoding of docs/format/rlsm-file.md, "Row quantiles", ending with its CRC32C: HBase
+   * serves a block (the meta block holding it, or the file-info of older files) whose checksum
+   * fails when the file system has no checksums of its own, so damage must be caught here.
    */
   public byte[] encode() {
     ByteWriter w = new ByteWriter(64 + buckets.size() * 1100);
@@ -152,7 +152,7 @@ public final class RowQuantiles {
 
   /**
    * Decodes and checks encoded quantiles; errors name {@code file} and {@code fileOffset} (the
-   * file-info block's offset).
+   * offset of the block holding them).
    */
   public static RowQuantiles decode(String file, long fileOffset, byte[] v)
     throws RlsmCorruptionException {
