@@ -60,7 +60,7 @@ import org.apache.hadoop.hbase.util.HFileArchiveUtil;
  * thread, as before its segment finisher), rlsm-index-nospread (RLSM folding partitions only
  * at the segment bound, as before its fold spread, so that they reach it in one append),
  * rlsm-index-nooverdue (RLSM whose splits all wait behind range-appends, as before overdue
- * splits)}
+ * splits), rlsm-index-overdue<F> (RLSM with an overdue split factor of F)}
  * (default: default, stripe, rlsm-index, rlsm-rewrite), and
  * {@code true} to run a user major compaction after settling (its time, bytes and heap; its
  * bytes are not part of the write amplification). Run at several sizes by
@@ -313,6 +313,9 @@ public final class WriteAmplificationBench {
         cf.setConfiguration(RlsmCompactionConfig.FOLD_SPREAD_KEY, "false");
       } else if (parts.length > 2 && parts[2].equals("nooverdue")) {
         cf.setConfiguration(RlsmCompactionConfig.OVERDUE_SPLIT_FACTOR_KEY, "0");
+      } else if (parts.length > 2 && parts[2].startsWith("overdue")) {
+        cf.setConfiguration(RlsmCompactionConfig.OVERDUE_SPLIT_FACTOR_KEY,
+          parts[2].substring("overdue".length()));
       } else if (parts.length > 2 && parts[2].startsWith("seg")) {
         cf.setConfiguration(RlsmCompactionConfig.MAX_SEGMENTS_KEY, parts[2].substring(3));
       }
