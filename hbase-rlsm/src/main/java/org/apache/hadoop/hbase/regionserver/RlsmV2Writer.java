@@ -22,8 +22,9 @@ import org.apache.yetus.audience.InterfaceAudience;
  * (so the family's block size, Bloom type, compression, encryption, data block encoding and
  * cache-on-write apply, and memory is bounded by a block plus index state), with RLSM's role,
  * row count and row sketch in the file-info block and its row quantiles in a meta block
- * (docs/format/rlsm-file.md, "Version 2"). Cells must be appended in key order. Not thread-safe: one thread at a time
- * writes it (a compaction may hand it to a {@link SegmentFinisher} thread to finish).
+ * (docs/format/rlsm-file.md, "Version 2"). Cells must be appended in key order. Not
+ * thread-safe: one thread at a time writes it (a compaction may hand it to a
+ * {@link SegmentFinisher} thread to finish).
  */
 @InterfaceAudience.Private
 final class RlsmV2Writer implements CellSink, ShipperListener {

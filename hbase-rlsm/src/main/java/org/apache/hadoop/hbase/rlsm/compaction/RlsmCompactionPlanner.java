@@ -18,12 +18,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * RLSM): file-info only (key ranges, row counts, sketches), never a data block, so selection
  * costs the same whatever the rows. In order of priority: a user major compaction; a split of a
  * partition above {@link RlsmCompactionConfig#OVERDUE_SPLIT_FACTOR_KEY} times the split size (an
- * overdue split); a range-append when Level-0
- * has reached the trigger (which also divides, by index, the partitions above the split size:
- * {@link RlsmCompactionConfig#SPLIT_IN_APPEND_KEY}, and then takes the overdue splits' place); a
- * split of a partition above the split size; a chain
- * clean-up of a partition with too many segments or too much superseded data; a merge of two
- * small neighbours. A family that is leaving RLSM ({@code hbase.rlsm.leave}) gets only
+ * overdue split); a range-append when Level-0 has reached the trigger (which also divides, by
+ * index, the partitions above the split size: {@link RlsmCompactionConfig#SPLIT_IN_APPEND_KEY},
+ * and then takes the overdue splits' place); a split of a partition above the split size; a
+ * chain clean-up of a partition with too many segments or too much superseded data; a merge of
+ * two small neighbours. A family that is leaving RLSM ({@code hbase.rlsm.leave}) gets only
  * whole-store rewrites into one plain HFile, whenever a major compaction is requested, Level-1 is
  * not empty or Level-0 reaches the trigger.
  *

@@ -33,8 +33,9 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * Format-v2 files (HFile v3, docs/format/rlsm-file.md "Version 2") outside a region server: the
  * RLSM entries of one, and damage in one as RLSM reports it: HBase's corruption errors (bad
- * trailer, bad load-on-open section, block checksum or header mismatch) become {@link RlsmCorruptionException}s naming the file and the byte offset HBase
- * names (else the trailer's), with HBase's error as the cause; and a full check that reads every
+ * trailer, bad load-on-open section, block checksum or header mismatch) become
+ * {@link RlsmCorruptionException}s naming the file and the byte offset HBase names (else the
+ * trailer's), with HBase's error as the cause; and a full check that reads every
  * data block through HBase's reader, whose block checksums are verified on every read.
  */
 @InterfaceAudience.Private
@@ -96,7 +97,7 @@ public final class V2Files {
       out.putAll(r.getHFileInfo());
       return out;
     } catch (IOException | RuntimeException e) {
-      throw typedOrSame(path, length, e);
+      throw typedOrSame(path.toString(), length, e);
     }
   }
 
@@ -112,8 +113,7 @@ public final class V2Files {
     try {
       b = RlsmMetaBlocks.read(r, V2FileInfo.ROW_QUANTILES_BLOCK, cacheBlock);
     } catch (IOException e) {
-      RlsmCorruptionException t = typed(file, r.length(), e);
-      throw t != null ? t : e;
+      throw typedOrSame(file, r.length(), e);
     }
     return b == null ? null : RowQuantiles.decode(file, b.offset(), b.content());
   }
@@ -123,9 +123,9 @@ public final class V2Files {
     return V2FileInfo.role(path.toString(), -1, fileInfo(fs, path, conf).get(V2FileInfo.ROLE));
   }
 
-  private static IOException typedOrSame(Path path, long length, Exception e) {
+  private static IOException typedOrSame(String file, long length, Exception e) {
     IOException io = e instanceof IOException ? (IOException) e : new IOException(e);
-    RlsmCorruptionException typed = typed(path.toString(), length, io);
+    RlsmCorruptionException typed = typed(file, length, io);
     return typed != null ? typed : io;
   }
 
@@ -157,7 +157,7 @@ public final class V2Files {
           "trailer says " + r.getEntries() + " cells, the data blocks hold " + cells);
       }
     } catch (IOException | RuntimeException e) {
-      throw typedOrSame(path, length, e);
+      throw typedOrSame(path.toString(), length, e);
     }
     verifyBlockChecksums(fs, path, 0, length);
     // after the checksums, so that damaged bytes are reported where they are
@@ -169,7 +169,7 @@ public final class V2Files {
     } catch (RlsmCorruptionException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
-      throw typedOrSame(path, length, e);
+      throw typedOrSame(path.toString(), length, e);
     }
     return cells;
   }

@@ -27,8 +27,8 @@ import org.apache.yetus.audience.InterfaceAudience;
 /**
  * The {@code rlsm-dump} output of a format-v2 file (an HFile): HBase's trailer summary, the
  * file-info (RLSM entries decoded, the manifest's partitions listed), the row quantiles' meta
- * block and the cells in key order
- * (the first N, or one row). Damage surfaces as the typed errors of {@link V2Files}.
+ * block and the cells in key order (the first N, or one row). Damage surfaces as the typed
+ * errors of {@link V2Files}.
  */
 @InterfaceAudience.Private
 final class V2Dump {
